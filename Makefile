@@ -1,0 +1,43 @@
+# vlconcepts: `make figures` rebuilds every figure and table (tiny profile),
+# `make test` runs the whole test suite. Both set up .venv/ first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PIP    := $(BIN)/python -m pip --disable-pip-version-check
+
+.PHONY: install figures test export clean-nbs check-clean benchmarks distclean
+
+install: $(STAMP)
+
+# Rebuilt only when the pins or the package metadata change: a second call does nothing.
+$(STAMP): settings.ini setup.py constraints.txt
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "vlconcepts needs Python >= 3.10, found " + sys.version.split()[0]'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade "pip<26" "setuptools<81" wheel
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -c constraints.txt -e ".[dev]"
+	@if $(PIP) list 2>/dev/null | grep -i -E '^(nvidia-|triton )'; then \
+	  echo "error: CUDA packages were installed; install only through constraints.txt" >&2; exit 1; fi
+	@$(BIN)/python -c 'import torch, sys; sys.exit("error: a CUDA build of torch was installed" if torch.version.cuda else 0)'
+	touch $(STAMP)
+
+figures: install
+	$(BIN)/vlconcepts rebuild --profile tiny
+
+test: install
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg $(BIN)/python -m pytest
+
+export: install
+	$(BIN)/nbdev_export
+	$(BIN)/nbdev_clean
+
+# Fails when the notebooks and the generated package are out of sync or notebooks carry outputs.
+check-clean: export
+	git diff --exit-code -- nbs vlconcepts
+
+benchmarks: install
+	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+distclean:
+	rm -rf $(VENV) runs

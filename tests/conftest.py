@@ -1,0 +1,33 @@
+"""Shared pytest setup: offline, quiet, headless, and a throw-away cache and output folder."""
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("VLCONCEPTS_PROGRESS", "0")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--shared", default=os.environ.get("VLCONCEPTS_SHARED", str(ROOT.parent / "shared")),
+                     help="path to the ../shared folder (papers, specs, MAC split files); tests that need it skip when absent")
+
+
+@pytest.fixture(scope="session")
+def shared_dir(request):
+    "The ../shared folder, or skip the test when it is not there."
+    path = Path(request.config.getoption("--shared"))
+    if not path.is_dir(): pytest.skip(f"shared folder not found at {path} (pass --shared PATH)")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path, monkeypatch):
+    "Every test writes caches and figures into its own temporary folder, never into the repo or ~/.cache."
+    monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("VLCONCEPTS_OUTPUT", str(tmp_path / "output"))
+    yield
