@@ -1,0 +1,79 @@
+"""The `vlconcepts` console script as a user calls it."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from vlconcepts.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+VLCONCEPTS = Path(sys.executable).parent / "vlconcepts"
+
+
+def run(*args, **kwargs):
+    return subprocess.run([str(VLCONCEPTS), *args], capture_output=True, text=True, **kwargs)
+
+
+def test_console_script_help():
+    result = run("--help")
+    assert result.returncode == 0
+    for command in ("rebuild", "doctor", "cache", "world"):
+        assert command in result.stdout
+
+
+def test_doctor_reports_environment_and_datasets(tmp_path, monkeypatch):
+    (tmp_path / "mac/multi_attr_split_all").mkdir(parents=True)
+    (tmp_path / "mac/multi_attr_split_all/train_pairs.txt").write_text("red cube\n")
+    result = run("doctor", "--no-models", env={**__import__("os").environ, "VLCONCEPTS_DATA": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    assert "torch" in result.stdout and "dataset mac" in result.stdout
+    mac_line = next(line for line in result.stdout.splitlines() if line.startswith("dataset mac"))
+    assert "present" in mac_line
+    cub_line = next(line for line in result.stdout.splitlines() if line.startswith("dataset cub"))
+    assert "missing" in cub_line and "CUB_200_2011/images.txt" in cub_line
+
+
+def _notebook(path, cells):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for source, tags in cells:
+        cell = nbformat.v4.new_code_cell(source)
+        if tags: cell.metadata["tags"] = tags
+        nb.cells.append(cell)
+    nbformat.write(nb, str(path))
+
+
+def test_rebuild_names_the_failed_notebook_and_keeps_earlier_figures(tmp_path):
+    folder = tmp_path / "nbs" / "experiments"
+    folder.mkdir(parents=True)
+    params = 'profile: str = "tiny"  # profile\ndevice: str = "auto"  # device'
+    writer = ("import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt\n"
+              "from vlconcepts.core import save_figure\nfig, ax = plt.subplots(); ax.plot([0, 1]); ax.set_xlabel('x'); ax.set_ylabel('y')\n"
+              "save_figure(fig, NAME)")
+    _notebook(folder / "01_fine.ipynb", [(params, ["parameters"]), (writer.replace("NAME", "'fine'"), [])])
+    _notebook(folder / "02_broken.ipynb", [(params, ["parameters"]), (writer.replace("NAME", "'broken'"), []),
+                                           ("1 / 0", [])])
+    (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
+    (tmp_path / "vlconcepts").mkdir()
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "broken.png").write_bytes(b"committed figure")
+    result = run("rebuild", "--notebooks", str(folder), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "02_broken.ipynb" in result.stderr and "ZeroDivisionError" in result.stdout
+    assert "01_fine.ipynb" in result.stdout and "1 ok, 1 failed" in result.stdout
+    assert (tmp_path / "figures" / "fine.png").stat().st_size > 1000
+    assert (tmp_path / "figures" / "broken.png").read_bytes() == b"committed figure"
+    assert (tmp_path / "runs" / "tiny" / "02_broken.ipynb").exists()   # the executed copy shows where it failed
+
+
+def test_rebuild_unknown_pattern_is_a_clear_error(capsys):
+    assert main(["rebuild", "--only", "no-such-notebook*"]) == 2
+    assert "No experiment notebook" in capsys.readouterr().err
+
+
+def test_world_export_rejects_unknown_world():
+    result = run("world", "export", "imagenet", "--out", "x")
+    assert result.returncode == 2 and "invalid choice" in result.stderr

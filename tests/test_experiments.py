@@ -1,0 +1,29 @@
+"""Every experiment notebook: one `parameters` cell with the tiny defaults, valid profile files, and a smoke run."""
+from pathlib import Path
+
+import pytest
+
+from vlconcepts.cli import check_parameters_cell, experiment_notebooks, experiments_dir, run_experiment, run_parameters
+
+EXPERIMENTS = experiment_notebooks(experiments_dir())
+
+
+def test_there_are_experiment_notebooks():
+    assert EXPERIMENTS, "nbs/experiments/ holds no notebook"
+
+
+@pytest.mark.parametrize("notebook", EXPERIMENTS, ids=lambda p: p.stem)
+def test_parameters_cell_and_profiles(notebook):
+    params = check_parameters_cell(notebook)
+    assert params["profile"]["default"].strip("'\"") == "tiny", "the parameters cell must hold the tiny profile"
+    for profile in ("paper", "smoke"):
+        run_parameters(notebook, profile)          # the profile file exists and only sets declared parameters
+
+
+@pytest.mark.parametrize("notebook", EXPERIMENTS, ids=lambda p: p.stem)
+def test_smoke_run(notebook, tmp_path):
+    result = run_experiment(notebook, profile="smoke", device="cpu", runs_dir=tmp_path / "runs", publish_to=tmp_path / "out")
+    assert result.status == "ok", f"{notebook.name} failed in the smoke profile: {result.error} (executed copy: {result.executed})"
+    assert result.outputs, f"{notebook.name} wrote no figure or table"
+    for path in result.outputs:
+        assert path.stat().st_size > 0
