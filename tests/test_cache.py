@@ -1,0 +1,118 @@
+"""Fault cases of the feature cache that need a real process: SIGKILL midway and resume; the `cache` CLI commands."""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from vlconcepts import cache as fc
+
+N_ITEMS, CHUNK_SIZE = 40, 4  # 10 chunks
+
+# The child process: a slow, per-item computation through the cache, logging every chunk it starts.
+CHILD = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    import torch
+    from vlconcepts.cache import FeatureCache, CacheKey, dataset_fingerprint
+
+    root, log = Path(sys.argv[1]), Path(sys.argv[2])
+    items = list(range({n}))
+
+    def slow_squares(chunk):
+        with open(log, "a") as f: f.write(f"{{chunk[0]}}\\n")
+        time.sleep(0.4)
+        x = torch.tensor(chunk, dtype=torch.float64)
+        return torch.stack([x, x ** 2], dim=1)
+
+    FeatureCache(root).compute(CacheKey("activations:slow", dataset_fingerprint(items)), items, slow_squares, chunk_size={c})
+    print("finished")
+""").format(n=N_ITEMS, c=CHUNK_SIZE)
+
+
+def expected(items):
+    x = torch.tensor(items, dtype=torch.float64)
+    return torch.stack([x, x ** 2], dim=1)
+
+
+def test_sigkill_midway_then_resume_recomputes_only_missing_chunks(tmp_path):
+    root, log = tmp_path / "cache", tmp_path / "chunks.log"
+    items = list(range(N_ITEMS))
+    key = fc.CacheKey("activations:slow", fc.dataset_fingerprint(items))
+    chunks_dir = fc.FeatureCache(root).entry_dir(key) / "chunks"
+    env = {**os.environ, "VLCONCEPTS_PROGRESS": "0", "OMP_NUM_THREADS": "1"}
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(root), str(log)], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 120
+        while len(list(chunks_dir.glob("chunk-*.pt"))) < 3:
+            assert child.poll() is None, f"the child ended early: {child.communicate()}"
+            assert time.time() < deadline, "the child wrote no chunks within 120 s"
+            time.sleep(0.05)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None: child.kill(); child.wait()
+    assert child.returncode == -signal.SIGKILL
+
+    finished = sorted(int(p.stem.split("-")[1]) for p in chunks_dir.glob("chunk-*.pt"))
+    n_chunks = N_ITEMS // CHUNK_SIZE
+    assert 3 <= len(finished) < n_chunks, finished
+    assert finished == list(range(len(finished)))  # chunks are written in order
+    assert fc.FeatureCache(root).get(key) is None  # partial: not a hit
+    assert [e["status"] for e in fc.list_entries(root)] == ["partial"]
+
+    computed = []
+    def counting_squares(chunk):
+        computed.append(chunk[0] // CHUNK_SIZE)
+        return expected(list(chunk))
+    result = fc.FeatureCache(root).compute(key, items, counting_squares, chunk_size=CHUNK_SIZE)
+
+    assert computed == [i for i in range(n_chunks) if i not in finished]  # finished chunks were not recomputed
+    assert torch.equal(result, expected(items))
+    assert not chunks_dir.exists()  # chunk files (and stray temporary files of the killed write) are gone
+    assert [e["status"] for e in fc.list_entries(root)] == ["complete"]
+
+    computed.clear()
+    assert torch.equal(fc.FeatureCache(root).compute(key, items, counting_squares, chunk_size=CHUNK_SIZE), result)
+    assert computed == []  # a hit
+
+
+def test_truncated_chunk_after_kill_is_recomputed(tmp_path):
+    items = list(range(12))
+    cache = fc.FeatureCache(tmp_path)
+    key = fc.CacheKey("activations:squares", fc.dataset_fingerprint(items))
+    calls = []
+
+    def crash_on_third(chunk):
+        calls.append(chunk[0])
+        if len(calls) == 3: raise KeyboardInterrupt
+        return expected(list(chunk))
+
+    with pytest.raises(KeyboardInterrupt): cache.compute(key, items, crash_on_third, chunk_size=4)
+    chunk = cache.entry_dir(key) / "chunks" / "chunk-000000.pt"
+    chunk.write_bytes(chunk.read_bytes()[: chunk.stat().st_size // 2])
+    calls.clear()
+    assert torch.equal(cache.compute(key, items, lambda c: calls.append(c[0]) or expected(list(c)), chunk_size=4),
+                       expected(items))
+    assert calls == [0, 8]  # the truncated chunk 0 and the never-written chunk 2; chunk 1 was kept
+
+
+def test_cli_cache_ls_and_clear(tmp_path, capsys):
+    from vlconcepts.cli import main
+    root = Path(os.environ["VLCONCEPTS_CACHE"])  # the per-test folder set by conftest
+    fc.cached_activations("squares", lambda c: expected(list(c)), list(range(6)), chunk_size=4)
+    fc.cached_activations("cubes", lambda c: expected(list(c)) ** 3, list(range(6)), chunk_size=4)
+    assert main(["cache", "ls"]) == 0
+    listing = capsys.readouterr().out
+    assert "activations:squares" in listing and "activations:cubes" in listing and "2 entries" in listing
+    assert main(["cache", "clear", "--what", "activations:sq*"]) == 0
+    assert "freed" in capsys.readouterr().out
+    assert [e["what"] for e in fc.list_entries(root)] == ["activations:cubes"]
+    assert main(["cache", "clear"]) == 0
+    assert fc.list_entries(root) == [] and fc.cache_size(root) == 0
