@@ -1,0 +1,154 @@
+"""vlconcepts.models: the full-size random-init ViT-B-32, bad specs, bad files and bad inputs."""
+import sys
+
+import pytest
+import torch
+
+from vlconcepts.core import InputValidationError, ModelSpecError, VLConceptsError
+from vlconcepts.models import (TINY_OPENCLIP_ARCH, _BACKENDS, _LAZY_BACKENDS, known_prefixes, load_model,
+                               register_openclip_config, save_tiny_model, tiny_config)
+
+
+@pytest.fixture(scope="module")
+def tiny_spec(tmp_path_factory):
+    return save_tiny_model("openclip", tmp_path_factory.mktemp("tiny-openclip"), seed=0)
+
+
+def test_vit_b_32_random_init_encodes_images_and_texts():
+    torch.set_num_threads(1)
+    model = load_model("openclip:ViT-B-32", device="cpu")
+    assert (model.kind, model.embed_dim) == ("dual", 512) and model.preprocess_cfg["size"] in (224, (224, 224))
+    images = torch.rand(2, 3, 64, 80, generator=torch.Generator().manual_seed(0))  # resized/cropped to 224 by the model
+    image_features = model.encode_images(images, batch_size=2)
+    text_features = model.encode_texts(["a photo of a red cube", "a blue sphere"])
+    assert image_features.shape == (2, 512) and text_features.shape == (2, 512)
+    assert torch.allclose(image_features.norm(dim=-1), torch.ones(2), atol=1e-5)
+    assert model.tokenize(["a cube"]).shape == (1, 77)
+    assert len(model.fingerprint) == 40
+
+
+@pytest.mark.parametrize("spec, fragment", [
+    ("", "Malformed"),
+    ("openclip", "Malformed"),
+    ("clip:ViT-B-32", "Known prefixes"),
+    ("openclip:Not-An-Arch", "Not-An-Arch"),
+    ("openclip:ViT-B-32@no-such-tag", "known tags"),
+    ("hf-vilt:/no/such/vilt-dir", "/no/such/vilt-dir"),
+    ("hf-blip-itm:./no-such-blip", "no-such-blip"),
+    ("sbert:/no/such/sbert", "/no/such/sbert"),
+])
+def test_bad_specs_raise_model_spec_error(spec, fragment):
+    with pytest.raises(ModelSpecError, match=fragment.replace(".", r"\.")):
+        load_model(spec, device="cpu")
+
+
+def test_unknown_prefix_lists_known_prefixes_and_an_example():
+    with pytest.raises(ModelSpecError) as error:
+        load_model("nope:x")
+    for prefix in known_prefixes(): assert prefix in str(error.value)
+    assert "openclip:ViT-B-32" in str(error.value)
+
+
+def test_missing_checkpoint_names_the_path(tmp_path):
+    missing = tmp_path / "negclip.pt"
+    with pytest.raises(ModelSpecError, match="not found") as error:
+        load_model(f"openclip:{TINY_OPENCLIP_ARCH}@{missing}")
+    assert str(missing) in str(error.value)
+
+
+@pytest.mark.parametrize("name, content", [
+    ("garbage.safetensors", b"not a safetensors file"),
+    ("garbage.pt", b"\x80\x04not a pickle"),
+    ("empty.bin", b""),
+])
+def test_unreadable_checkpoint_names_the_file(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ModelSpecError, match=name):
+        load_model(f"openclip:{TINY_OPENCLIP_ARCH}@{path}")
+
+
+def test_checkpoint_of_another_architecture_or_type(tmp_path):
+    torch.save([1, 2, 3], tmp_path / "a-list.pt")
+    with pytest.raises(ModelSpecError, match="a-list.pt"):
+        load_model(f"openclip:{TINY_OPENCLIP_ARCH}@{tmp_path / 'a-list.pt'}")
+    torch.save({"visual.proj": torch.zeros(3, 3)}, tmp_path / "partial.pt")
+    with pytest.raises(ModelSpecError, match="partial.pt"):
+        load_model(f"openclip:{TINY_OPENCLIP_ARCH}@{tmp_path / 'partial.pt'}")
+
+
+def test_wrong_hf_model_type_points_to_the_right_prefix(tmp_path):
+    spec = save_tiny_model("hf-clip", tmp_path / "clip")
+    with pytest.raises(ModelSpecError, match="hf-clip:"):
+        load_model(spec.replace("hf-clip:", "hf-blip-itm:"), device="cpu")
+
+
+def test_bad_openclip_configs(tmp_path):
+    with pytest.raises(ModelSpecError, match="text_cfg"):
+        register_openclip_config({"embed_dim": 8, "vision_cfg": {}}, "broken")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ModelSpecError, match="bad.json"):
+        register_openclip_config(tmp_path / "bad.json")
+    with pytest.raises(ModelSpecError):
+        tiny_config("hf-nothing")
+
+
+def test_config_file_registration_by_stem(tmp_path):
+    import json
+    path = tmp_path / "my-tiny-clip.json"
+    path.write_text(json.dumps(dict(tiny_config("openclip"), embed_dim=24)))
+    assert register_openclip_config(path) == "my-tiny-clip"
+    assert load_model("openclip:my-tiny-clip", device="cpu").embed_dim == 24
+
+
+def test_bad_image_and_text_inputs(tiny_spec):
+    model = load_model(tiny_spec, device="cpu")
+    with pytest.raises(InputValidationError, match=r"\[0, 1\]"):
+        model.encode_images(torch.rand(2, 3, 32, 32) * 2 - 1)
+    with pytest.raises(InputValidationError, match="float"):
+        model.encode_images(torch.zeros(2, 3, 32, 32, dtype=torch.uint8))
+    with pytest.raises(InputValidationError, match=r"\[n, 3, H, W\]"):
+        model.encode_images(torch.rand(2, 1, 32, 32))
+    with pytest.raises(InputValidationError, match="wrap it in a list"):
+        model.encode_texts("a red cube")
+    with pytest.raises(InputValidationError, match=r"texts\[1\]"):
+        model.encode_texts(["a red cube", 3])
+
+
+def test_fusion_and_text_models_refuse_what_they_cannot_do(tmp_path):
+    vilt = load_model(save_tiny_model("hf-vilt", tmp_path / "vilt"), device="cpu")
+    images = torch.rand(2, 3, 32, 32)
+    for call in (lambda: vilt.encode_images(images), lambda: vilt.encode_texts(["a cube"]),
+                 lambda: vilt.similarity(images, ["a cube"])):
+        with pytest.raises(VLConceptsError, match="match_scores"): call()
+    assert vilt.match_scores(images, ["a cube", "a sphere", "a cone"]).shape == (2, 3)
+    sbert = load_model("sbert:packaged-minilm", device="cpu")
+    for call in (lambda: sbert.encode_images(images), lambda: sbert.match_scores(images, ["a cube"]),
+                 lambda: sbert.similarity(images, ["a cube"])):
+        with pytest.raises(VLConceptsError): call()
+
+
+def test_lazy_backend_is_imported_on_first_use(tmp_path, monkeypatch, tiny_spec):
+    (tmp_path / "lazy_backend_for_tests.py").write_text(
+        "from vlconcepts.models import register_backend, load_model\n"
+        "@register_backend('lazy-test')\n"
+        "def _load(rest, device):\n"
+        f"    return load_model({tiny_spec!r}, device)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(_LAZY_BACKENDS, "lazy-test", "lazy_backend_for_tests")
+    try:
+        assert "lazy-test" not in _BACKENDS
+        model = load_model("lazy-test:anything", device="cpu")
+        assert model.spec == "lazy-test:anything" and "lazy_backend_for_tests" in sys.modules
+    finally:
+        _BACKENDS.pop("lazy-test", None)
+        sys.modules.pop("lazy_backend_for_tests", None)
+
+
+def test_lazy_backend_that_forgets_to_register(tmp_path, monkeypatch):
+    (tmp_path / "silent_backend_for_tests.py").write_text("x = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(_LAZY_BACKENDS, "silent-test", "silent_backend_for_tests")
+    with pytest.raises(ModelSpecError, match="register_backend"):
+        load_model("silent-test:x")
+    sys.modules.pop("silent_backend_for_tests", None)
