@@ -36,6 +36,7 @@ def test_vit_b_32_random_init_encodes_images_and_texts():
     ("hf-vilt:/no/such/vilt-dir", "/no/such/vilt-dir"),
     ("hf-blip-itm:./no-such-blip", "no-such-blip"),
     ("sbert:/no/such/sbert", "/no/such/sbert"),
+    ("hf-clip:openai/clip-vit-base-patch32", "HF_HUB_OFFLINE"),  # a hub id: tests are offline
 ])
 def test_bad_specs_raise_model_spec_error(spec, fragment):
     with pytest.raises(ModelSpecError, match=fragment.replace(".", r"\.")):
