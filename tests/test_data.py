@@ -12,13 +12,6 @@ from vlconcepts.data import (BINDING_OBJECT_HELD_OUT, BINDING_REL_HELD_OUT, MAC_
                              verify_against_scenes)
 
 
-@pytest.fixture(autouse=True)
-def progress_bars_on(monkeypatch):
-    # core.progress raises "multiple values for keyword argument 'disable'" when VLCONCEPTS_PROGRESS=0 and the caller
-    # passes disable= (as worlds.render_scenes does); keep bars on here until core is fixed.
-    monkeypatch.setenv("VLCONCEPTS_PROGRESS", "1")
-
-
 # ---------------------------------------------------------------- the real MAC split files
 
 def test_real_mac_split_files(shared_dir):
