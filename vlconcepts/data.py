@@ -10,7 +10,7 @@ import dataclasses
 import hashlib
 import io
 import json
-import re
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -89,9 +89,11 @@ class ImageDataset:
 
     @cached_property
     def fingerprint(self) -> str:
-        "A short hash of name, relative image paths, splits and labels (the cache key of this dataset's content)."
+        "A short hash of name, relative image paths, image byte sizes, splits and labels (the cache key of this dataset's content)."
         h = hashlib.sha256(self.name.encode())
-        for p, s in zip(self.paths, self.splits): h.update(f"{_relative(p, self.root)}\t{s}\n".encode())
+        for p, s in zip(self.paths, self.splits):
+            nbytes = os.stat(p).st_size if os.path.exists(p) else -1
+            h.update(f"{_relative(p, self.root)}\t{nbytes}\t{s}\n".encode())
         h.update(json.dumps(self._labels_for_fingerprint(), sort_keys=True, default=str).encode())
         return h.hexdigest()[:16]
 
