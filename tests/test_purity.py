@@ -1,0 +1,88 @@
+"""Table-1-level checks and bad-input cases of `vlconcepts.purity` (the small checks live in nbs/30_purity.ipynb)."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from vlconcepts.core import InputValidationError
+from vlconcepts import purity
+
+
+def _binary(n=600, k=3, seed=0):
+    return (np.random.RandomState(seed).rand(n, k) > 0.5).astype(int)
+
+
+def test_table1_impure_has_higher_ois_with_p_below_001():
+    "The paper's headline check at its own size: 5 draws each, the impure representation has a larger OIS, p < 0.01."
+    scores = purity.run_table1(n_samples=3000, n_trials=5, metrics=("OIS",), show_progress=False)
+    base = scores.query("mode == 'baseline'")["value"].to_numpy()
+    impure = scores.query("mode == 'impure'")["value"].to_numpy()
+    assert impure.mean() > base.mean() + 5, (base, impure)
+    assert stats.ttest_ind(base, impure, equal_var=False).pvalue < 0.01
+
+
+def test_niche_impurity_is_one_half_at_beta_zero():
+    c_true, c_soft = purity.table1_representations(1000, 5, "impure", seed=0)
+    for variant in ("paper", "release"):
+        impurities, betas = purity.niche_impurities(c_soft, c_true, variant=variant)
+        assert betas[0] == 0
+        np.testing.assert_allclose(impurities[0], 0.5, atol=1e-12)
+
+
+def test_ois_zero_for_the_truth_and_one_over_sqrt_k_for_noise():
+    c = _binary(1000, 4, seed=1)
+    oracle = purity.oracle_matrix(c, batch_size=100)
+    assert purity.oracle_impurity_score(c.astype(float), c, oracle_matrix=oracle, batch_size=100) < 0.05
+    noise = np.random.RandomState(2).rand(1000, 4)
+    assert abs(purity.oracle_impurity_score(noise, c, oracle_matrix=oracle, batch_size=100) - 1 / math.sqrt(4)) < 0.06
+
+
+def test_batched_purity_matrix_equals_the_per_pair_loop():
+    "Same initialisation and batch order: the batched probes reproduce the one-network-per-cell loop."
+    c = _binary(300, 3, seed=3)
+    soft = c + 0.3 * np.random.RandomState(4).rand(300, 3)
+    kw = dict(epochs=5, batch_size=32)
+    np.testing.assert_allclose(purity.purity_matrix(soft, c, **kw), purity.purity_matrix(soft, c, implementation="loop", **kw), atol=1e-3)
+    vector = np.random.RandomState(5).rand(300, 2, 3) + c[:, None, :]      # (n, d, k): the dense batched kernel
+    np.testing.assert_allclose(purity.purity_matrix(vector, c, **kw), purity.purity_matrix(vector, c, implementation="loop", **kw), atol=1e-3)
+
+
+def _single_class_in_test(n=200):
+    "Binary concepts where concept 1 has its only positive sample in the training split."
+    c = _binary(n, 2, seed=6)
+    train, _ = purity.split_indices(n, 0.2, 0)
+    c[:, 1] = 0
+    c[train[0], 1] = 1
+    return c
+
+
+BAD_INPUTS = {
+    "shape mismatch": (lambda: (np.zeros((10, 3)), _binary(12)), "10 samples but c_true has 12"),
+    "NaN": (lambda: (np.full((600, 3), np.nan), _binary()), "NaN or infinite"),
+    "inf": (lambda: (np.where(np.eye(600, 3) > 0, np.inf, 0.0), _binary()), "NaN or infinite"),
+    "constant true column": (lambda: (np.random.rand(600, 3), np.c_[_binary(600, 2), np.ones(600, int)]), "column 2 is constant"),
+    "k_soft < k_true": (lambda: (np.random.rand(600, 2), _binary()), "k_soft < k_true"),
+    "single class in test": (lambda: (np.random.rand(200, 2), _single_class_in_test()), "single class in the test split"),
+    "continuous truth": (lambda: (np.random.rand(600, 3), np.random.rand(600, 3)), "non-integer"),
+    "bad c_soft rank": (lambda: (np.zeros((2, 2, 2, 2)), _binary(2, 2)), "has shape"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+@pytest.mark.parametrize("metric", ["purity_matrix", "oracle_impurity_score", "niche_impurity_score"])
+def test_bad_inputs_raise_clear_errors(case, metric):
+    make, message = BAD_INPUTS[case]
+    c_soft, c_true = make()
+    with pytest.raises(InputValidationError, match=message.replace("(", r"\(")):
+        getattr(purity, metric)(c_soft, c_true, epochs=1) if metric != "niche_impurity_score" else purity.niche_impurity_score(c_soft, c_true)
+
+
+def test_option_errors():
+    c = _binary()
+    with pytest.raises(InputValidationError, match="'paper' or 'release'"): purity.niche_impurity_score(c * 1.0, c, variant="cem")
+    with pytest.raises(InputValidationError, match="'release'"): purity.dci_disentanglement(c * 1.0, c, orientation="x")
+    with pytest.raises(InputValidationError, match="align=True"): purity.oracle_impurity_score(np.random.rand(600, 4), c)
+    with pytest.raises(InputValidationError, match="multi-valued"): purity.niche_impurity_score(c * 1.0, c + c[:, [0, 0, 0]])
+    with pytest.raises(InputValidationError, match="oracle_matrix has shape"):
+        purity.oracle_impurity_score(c * 1.0, c, oracle_matrix=np.eye(2), epochs=1)
