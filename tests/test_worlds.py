@@ -65,6 +65,7 @@ def test_sample_scenes_per_scene_specs_must_match_count():
     (lambda s: render_scenes([s], size=0), "positive number of pixels"),
     (lambda s: render_scenes([s], batch_size=0), "batch_size must be positive"),
     (lambda s: render_object_ids([]), "No scenes"),
+    (lambda s: render_scenes([s], supersample=0), "supersample must be a positive"),
 ])
 def test_render_bad_arguments(scene, call, message):
     with pytest.raises(InputValidationError, match=message):
