@@ -108,16 +108,17 @@ def main():
     parser.add_argument("--n", type=int, default=10_000, help="samples in the big purity matrix")
     parser.add_argument("--loop-cells", type=int, default=48, help="cells the loop is timed on (extrapolated)")
     parser.add_argument("--chunk-size", type=int, default=4096, help="probes per batched chunk")
+    parser.add_argument("--skip-loop", action="store_true", help="time the batched implementation only (Table 1 part)")
     args = parser.parse_args()
     print(f"{platform.processor() or platform.machine()}, torch {torch.__version__}, {torch.get_num_threads()} torch thread(s); {load()}")
     if args.part in ("table1", "all"):
         print(f"\n== Table 1: OIS + NIS (paper, release), 2 representations x {args.trials} trials, n={args.n_table1}, k=5 ==")
         results = {}
-        for implementation in ("batched", "loop"):
+        for implementation in ("batched",) if args.skip_loop else ("batched", "loop"):
             seconds, scores = table1_part(args.trials, args.n_table1, implementation)
             results[implementation] = scores
             print(f"{implementation:8s}: {seconds:6.1f} s  [{load()}]", flush=True)
-        for mode in ("baseline", "impure"):
+        for mode in ("baseline", "impure") if not args.skip_loop else ():
             for metric in ("OIS", "NIS", "NIS (release)"):
                 b, l = np.array(results["batched"][mode][metric]), np.array(results["loop"][mode][metric])
                 print(f"  {mode:8s} {metric:14s} batched {b.mean():6.2f} ± {b.std():.2f}   loop {l.mean():6.2f} ± {l.std():.2f}   "
