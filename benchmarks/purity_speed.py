@@ -39,7 +39,7 @@ def nis_loop(c_soft, c_true, *, seed=0, variant="paper"):
     train, test = purity.split_indices(len(labels), 0.2, seed)
     x = np.concatenate(concepts, 1)
     corr = purity.niche_correlations([c[train] for c in concepts], labels[train])
-    f = purity._fit_niche_classifier(x[train], labels[train], seed)
+    f = purity._fit_niche_classifier(x[train], labels[train], purity.nis_classifier_seed(variant, seed))  # release: random_state=1
     betas = purity.nis_betas(variant)
     curve = []
     for beta in betas:

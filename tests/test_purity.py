@@ -86,3 +86,16 @@ def test_option_errors():
     with pytest.raises(InputValidationError, match="multi-valued"): purity.niche_impurity_score(c * 1.0, c + c[:, [0, 0, 0]])
     with pytest.raises(InputValidationError, match="oracle_matrix has shape"):
         purity.oracle_impurity_score(c * 1.0, c, oracle_matrix=np.eye(2), epochs=1)
+
+
+def test_release_nis_classifier_is_the_references_constant():
+    "With the split fixed by explicit train/test arrays, 'release' NIS ignores `seed` (f is MLPClassifier(random_state=1)); 'paper' does not."
+    c_true, c_soft = purity.table1_representations(600, 4, "impure", seed=1)
+    train, test = purity.split_indices(600, 0.2, 0)
+    kw = dict(c_soft_train=c_soft[train], c_true_train=c_true[train])
+    release = [purity.niche_impurity_score(c_soft[test], c_true[test], seed=s, variant="release", **kw) for s in (0, 5)]
+    assert release[0] == release[1]
+    assert release[0] == purity.niche_impurity_score(c_soft[test], c_true[test], seed=0, variant="release", classifier_seed=1, **kw)
+    assert release[0] != purity.niche_impurity_score(c_soft[test], c_true[test], seed=0, variant="release", classifier_seed=5, **kw)
+    paper = [purity.niche_impurity_score(c_soft[test], c_true[test], seed=s, **kw) for s in (0, 5)]
+    assert paper[0] != paper[1]
