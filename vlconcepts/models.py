@@ -10,6 +10,8 @@ import importlib
 import json
 import logging
 import os
+import atexit
+import shutil
 import tempfile
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -356,7 +358,9 @@ def register_openclip_config(path_or_dict: str | Path | dict, name: str | None =
     if missing: raise ModelSpecError(f"open_clip config {name!r} lacks {missing}: a config needs embed_dim, vision_cfg and text_cfg.")
     if not name or "/" in name or "@" in name or ":" in name:
         raise ModelSpecError(f"Invalid open_clip architecture name {name!r}: give a name without '/', '@' or ':'.")
-    if _openclip_config_dir is None: _openclip_config_dir = Path(tempfile.mkdtemp(prefix="vlconcepts-openclip-configs-"))
+    if _openclip_config_dir is None:  # one folder per process, removed when the process exits
+        _openclip_config_dir = Path(tempfile.mkdtemp(prefix="vlconcepts-openclip-configs-"))
+        atexit.register(shutil.rmtree, _openclip_config_dir, ignore_errors=True)
     folder = _openclip_config_dir / name  # one folder per config so re-registering replaces it
     folder.mkdir(exist_ok=True)
     (folder / f"{name}.json").write_text(json.dumps(config, indent=1))
