@@ -128,3 +128,26 @@ def test_same_seed_same_scene_and_image_across_generators():
     b = sample_scenes(np.random.default_rng(11), 4, (1, 3))
     assert a == b
     assert torch.equal(render_scenes(a, 24), render_scenes(b, 24))
+
+
+def _object_pixel_statistics(image: torch.Tensor, mask: torch.Tensor) -> np.ndarray:
+    "Luminance and saturation quantiles, relative luminance spread and mean colour of one object's pixels."
+    pixels = image[:, mask]
+    luminance, saturation = pixels.mean(0), pixels.max(0).values - pixels.min(0).values
+    quantiles = torch.tensor([0.1, 0.5, 0.9])
+    return torch.cat([torch.quantile(luminance, quantiles), torch.quantile(saturation, quantiles),
+                      (luminance.std() / luminance.mean()).view(1), pixels.mean(1)]).numpy()
+
+
+def test_material_is_visible_at_64_pixels():
+    "Metal must look like metal where ToyCLIP looks: a linear read-out of object-pixel statistics separates it from rubber."
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    scenes = [sample_scene(np.random.default_rng([7, k]), 1, visibility_size=64) for k in range(400)]
+    images, ids = render_scenes(scenes, 64), render_object_ids(scenes, 64)
+    features = np.stack([_object_pixel_statistics(images[k], ids[k] == 0) for k in range(len(scenes))])
+    is_metal = np.array([s.objects[0].material == "metal" for s in scenes])
+    assert 0.3 < is_metal.mean() < 0.7
+    read_out = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)).fit(features[:300], is_metal[:300])
+    assert read_out.score(features[300:], is_metal[300:]) >= 0.9

@@ -51,7 +51,7 @@ SHAPE_GEOMETRY: dict[str, tuple[str, tuple[float, float, float]]] = {
 # %% ../nbs/03_worlds.ipynb #ad70fb27
 MATERIAL_SHADING: dict[str, dict[str, float]] = {
     "rubber": {"diffuse": 1.0, "specular": 0.08, "shininess": 8.0, "reflect": 0.0},
-    "metal": {"diffuse": 0.45, "specular": 0.9, "shininess": 60.0, "reflect": 0.55},
+    "metal": {"diffuse": 0.2, "specular": 1.0, "shininess": 30.0, "reflect": 0.9},
 }
 
 # %% ../nbs/03_worlds.ipynb #5a87da84
@@ -663,9 +663,10 @@ def _pattern_mask(pattern, x, y, z):
 
 
 def _environment(r: torch.Tensor, ground: torch.Tensor) -> torch.Tensor:
-    "What a metal surface reflects in direction `r` `[m, 3]`: a bright sky gradient above, the ground `[m, 3]` below."
-    sky = (0.55 + 0.4 * r[:, 2:3].clamp(0, 1)).expand_as(r)
-    return torch.where(r[:, 2:3] > 0, sky, 0.6 * ground)
+    "What a metal surface reflects in direction `r` `[m, 3]`: a studio sky, dark at the horizon and bright overhead, above the darker ground `[m, 3]`."
+    up = r[:, 2:3]
+    sky = (0.25 + (up / 0.35).clamp(0, 1)).expand_as(r)
+    return torch.where(up > 0, sky, 0.3 * ground)
 
 
 def _object_surface(pack: dict, flat_object: torch.Tensor, points: torch.Tensor):
