@@ -22,6 +22,7 @@ import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import b
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
                              get_logger, pick_device, progress, seed_everything)
 from .models import OpenCLIPModel, _quiet_root_logger, create_openclip, register_backend, register_openclip_config
+from .worlds import RENDER_VERSION
 
 logger = get_logger(__name__)
 
@@ -221,6 +222,7 @@ class TrainingConfig:
     eval_scenes: int = 192                                    # fresh single-object scenes per evaluation
     checkpoint_every: int = 100                               # steps between checkpoints
     seed: int = 0                                             # seeds weights, scenes and captions
+    render_version: int = RENDER_VERSION                      # the world renderer the scenes come from (`worlds.RENDER_VERSION`)
 
     def __post_init__(self):
         for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes"):

@@ -17,14 +17,14 @@ import torch
 from .core import InputValidationError, VLConceptsError, get_logger, pick_device, progress
 
 # %% auto #0
-__all__ = ['CLEVR_COLORS', 'CLEVR_SHAPES', 'CLEVR_MATERIALS', 'CLEVR_SIZES', 'PRIMITIVES', 'SHAPE_GEOMETRY', 'MATERIAL_SHADING',
-           'EXAMPLE_STATES', 'PART_REGIONS', 'PATTERNS', 'CLEVR_VOCAB', 'EXTENDED_VOCAB', 'SPEC_KEYS', 'RELATIONS',
-           'OPPOSITE_RELATION', 'CAPTION_KINDS', 'FIELD_ORDER', 'RELATION_PHRASES', 'NUMBER_WORDS',
-           'DEFAULT_CAPTION_FIELDS', 'StateEffect', 'Vocabulary', 'SceneObject', 'object_extent', 'footprint_radius',
-           'resting_object', 'Camera', 'Light', 'default_lights', 'directions', 'Scene', 'sample_scene',
-           'scene_relationships', 'relation_holds', 'render_scenes', 'render_object_ids', 'visible_pixels',
-           'sample_scenes', 'project_to_pixels', 'scene_to_clevr', 'plural', 'caption_object', 'caption_holds',
-           'caption_scene', 'false_caption', 'scene_graph']
+__all__ = ['CLEVR_COLORS', 'CLEVR_SHAPES', 'CLEVR_MATERIALS', 'CLEVR_SIZES', 'PRIMITIVES', 'SHAPE_GEOMETRY', 'RENDER_VERSION',
+           'MATERIAL_SHADING', 'EXAMPLE_STATES', 'PART_REGIONS', 'PATTERNS', 'CLEVR_VOCAB', 'EXTENDED_VOCAB',
+           'SPEC_KEYS', 'RELATIONS', 'OPPOSITE_RELATION', 'CAPTION_KINDS', 'FIELD_ORDER', 'RELATION_PHRASES',
+           'NUMBER_WORDS', 'DEFAULT_CAPTION_FIELDS', 'StateEffect', 'Vocabulary', 'SceneObject', 'object_extent',
+           'footprint_radius', 'resting_object', 'Camera', 'Light', 'default_lights', 'directions', 'Scene',
+           'sample_scene', 'scene_relationships', 'relation_holds', 'render_scenes', 'render_object_ids',
+           'visible_pixels', 'sample_scenes', 'project_to_pixels', 'scene_to_clevr', 'plural', 'caption_object',
+           'caption_holds', 'caption_scene', 'false_caption', 'scene_graph']
 
 # %% ../nbs/03_worlds.ipynb #01a4b333
 CLEVR_COLORS: dict[str, tuple[int, int, int]] = {
@@ -49,6 +49,7 @@ SHAPE_GEOMETRY: dict[str, tuple[str, tuple[float, float, float]]] = {
 }
 
 # %% ../nbs/03_worlds.ipynb #ad70fb27
+RENDER_VERSION = 2  # bumped whenever renders change appearance (2: mirror-like metal); trained models record it
 MATERIAL_SHADING: dict[str, dict[str, float]] = {
     "rubber": {"diffuse": 1.0, "specular": 0.08, "shininess": 8.0, "reflect": 0.0},
     "metal": {"diffuse": 0.2, "specular": 1.0, "shininess": 30.0, "reflect": 0.9},
