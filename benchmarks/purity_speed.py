@@ -74,14 +74,17 @@ def table1_part(n_trials: int, n: int, implementation: str) -> tuple[float, dict
     return time.perf_counter() - start, scores
 
 
-def matrix_part(k: int, n: int, loop_cells: int, chunk_size: int) -> None:
-    "Time a k×k purity matrix (batched, in full) and the loop on a sample of cells (extrapolated)."
+def matrix_part(k: int, n: int, loop_cells: int, chunk_size: int, device: str = "cpu") -> None:
+    "Time a k×k purity matrix (batched, in full, on `device`) and the CPU loop on a sample of cells (extrapolated)."
     c_true, c_soft = purity.table1_representations(n, k, "baseline", seed=0)
-    print(f"\n== purity matrix k={k}x{k}, n={n} ({k * k} probes, {purity.PROBE_DEFAULTS}) ==  [{load()}]", flush=True)
+    print(f"\n== purity matrix k={k}x{k}, n={n} ({k * k} probes, {purity.PROBE_DEFAULTS}) on {device} ==  [{load()}]", flush=True)
+    if device.startswith("cuda"):  # warm-up: CUDA context and kernel selection stay out of the timing
+        purity.purity_matrix(c_soft[:, :2], c_true[:, :2], seed=0, device=device)
+        torch.cuda.synchronize()
     start = time.perf_counter()
-    matrix = purity.purity_matrix(c_soft, c_true, seed=0, chunk_size=chunk_size, show_progress=True)
+    matrix = purity.purity_matrix(c_soft, c_true, seed=0, chunk_size=chunk_size, show_progress=True, device=device)
     batched = time.perf_counter() - start
-    print(f"batched: {batched:.1f} s   diag mean AUC {np.diag(matrix).mean():.4f}, off-diag mean {matrix[~np.eye(k, dtype=bool)].mean():.4f}  [{load()}]", flush=True)
+    print(f"batched on {device}: {batched:.1f} s   diag mean AUC {np.diag(matrix).mean():.4f}, off-diag mean {matrix[~np.eye(k, dtype=bool)].mean():.4f}  [{load()}]", flush=True)
 
     labels = purity.encode_labels(c_true)
     train, test = purity.split_indices(n, 0.2, 0)
@@ -109,6 +112,7 @@ def main():
     parser.add_argument("--loop-cells", type=int, default=48, help="cells the loop is timed on (extrapolated)")
     parser.add_argument("--chunk-size", type=int, default=4096, help="probes per batched chunk")
     parser.add_argument("--skip-loop", action="store_true", help="time the batched implementation only (Table 1 part)")
+    parser.add_argument("--device", default="cpu", help="device of the batched purity matrix (matrix part): cpu or cuda")
     args = parser.parse_args()
     print(f"{platform.processor() or platform.machine()}, torch {torch.__version__}, {torch.get_num_threads()} torch thread(s); {load()}")
     if args.part in ("table1", "all"):
@@ -124,7 +128,7 @@ def main():
                 print(f"  {mode:8s} {metric:14s} batched {b.mean():6.2f} ± {b.std():.2f}   loop {l.mean():6.2f} ± {l.std():.2f}   "
                       f"|diff of means| {abs(b.mean() - l.mean()):.2f}")
     if args.part in ("matrix", "all"):
-        matrix_part(args.k, args.n, args.loop_cells, args.chunk_size)
+        matrix_part(args.k, args.n, args.loop_cells, args.chunk_size, args.device)
 
 
 if __name__ == "__main__":

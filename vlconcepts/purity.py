@@ -176,7 +176,7 @@ def _range_sums(prefix: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor) -> tor
 
 def _cumsum_from_zero(values: torch.Tensor) -> torch.Tensor:
     "Prefix sums along the last axis with a leading zero: `[..., B]` → `[..., B+1]`."
-    out = torch.zeros(*values.shape[:-1], values.shape[-1] + 1, dtype=values.dtype)
+    out = torch.zeros(*values.shape[:-1], values.shape[-1] + 1, dtype=values.dtype, device=values.device)
     torch.cumsum(values, dim=-1, out=out[..., 1:])
     return out
 
@@ -195,8 +195,8 @@ def _scalar_logits_channels(sorted_x, w1, b1, w2, b2, ranges=None, workspace=Non
     coefficients = torch.cat([w2c * w1, w2c * b1])                                         # [2C, P, H]: slope, offset
     ws = {} if workspace is None else workspace
     if ws.get("delta") is None or ws["delta"].shape != (2 * n_out, n_probes, n + 1):
-        ws["delta"] = torch.empty(2 * n_out, n_probes, n + 1, dtype=sorted_x.dtype)
-        ws["running"] = torch.empty(2 * n_out, n_probes, n, dtype=sorted_x.dtype)
+        ws["delta"] = torch.empty(2 * n_out, n_probes, n + 1, dtype=sorted_x.dtype, device=sorted_x.device)
+        ws["running"] = torch.empty(2 * n_out, n_probes, n, dtype=sorted_x.dtype, device=sorted_x.device)
     delta, running = ws["delta"].zero_(), ws["running"]
     delta.scatter_add_(2, lo.expand_as(coefficients), coefficients)
     delta.scatter_add_(2, hi.expand_as(coefficients), -coefficients)
@@ -212,8 +212,8 @@ def scalar_probe_gradients(sorted_x: torch.Tensor, targets: torch.Tensor, w1, b1
     logits = _scalar_logits_channels(sorted_x, w1, b1, w2, b2, ranges, ws)                # [C, P, B]
     n_out, n_probes, n = logits.shape
     if ws.get("prefix") is None or ws["prefix"].shape != (2 * n_out, n_probes, n + 1):
-        ws["prefix"] = torch.zeros(2 * n_out, n_probes, n + 1, dtype=logits.dtype)        # column 0 stays 0
-        ws["weighted"] = torch.empty(2 * n_out, n_probes, n, dtype=logits.dtype)
+        ws["prefix"] = torch.zeros(2 * n_out, n_probes, n + 1, dtype=logits.dtype, device=logits.device)        # column 0 stays 0
+        ws["weighted"] = torch.empty(2 * n_out, n_probes, n, dtype=logits.dtype, device=logits.device)
     prefix, weighted = ws["prefix"], ws["weighted"]
     g = weighted[:n_out]                                                                   # n · dL/dz
     if n_out == 1: torch.sigmoid(logits, out=g).sub_(targets.to(logits.dtype))
