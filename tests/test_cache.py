@@ -116,3 +116,15 @@ def test_cli_cache_ls_and_clear(tmp_path, capsys):
     assert [e["what"] for e in fc.list_entries(root)] == ["activations:cubes"]
     assert main(["cache", "clear"]) == 0
     assert fc.list_entries(root) == [] and fc.cache_size(root) == 0
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_feature_cache_on_cuda_is_a_hit_the_second_time(tmp_path):
+    from vlconcepts.models import load_model, save_tiny_model
+    model = load_model(save_tiny_model("openclip", tmp_path / "tiny"), device="cuda")
+    images = torch.rand(10, 3, 32, 32, generator=torch.Generator().manual_seed(0))
+    cache = fc.FeatureCache(tmp_path / "cache")
+    first = fc.cached_image_features(model, images, cache=cache, chunk_size=4)
+    model.encode_images = None                      # a cache hit must not call the encoder
+    second = fc.cached_image_features(model, images, cache=cache, chunk_size=4)
+    assert torch.equal(first, second) and first.device.type == "cpu"

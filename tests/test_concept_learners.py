@@ -61,9 +61,12 @@ def test_cuda_request_without_cuda_is_an_error():
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
-def test_trains_and_infers_on_cuda():
+@pytest.mark.parametrize("name", ["cbm", "ada_gvae"])
+def test_trains_and_infers_on_cuda(name):
+    from vlconcepts.purity import oracle_impurity_score
     data = tabular_toy(0.0, n_train=64, n_test=32)
-    learner = train_concept_learner("ada_gvae", data, size=0.25, epochs=1, device="cuda", show_progress=False)
+    learner = train_concept_learner(name, data, size=0.25, epochs=1, device="cuda", show_progress=False)
     assert learner.device.type == "cuda"
     rep = learner.concept_representation(data.x_test)
     assert rep.device.type == "cpu" and rep.shape == (32, 3)
+    assert np.isfinite(oracle_impurity_score(rep.numpy(), data.c_test.numpy(), seed=0))

@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 import pytest
+import torch
 from scipy import stats
 
 from vlconcepts.core import InputValidationError
@@ -99,3 +100,27 @@ def test_release_nis_classifier_is_the_references_constant():
     assert release[0] != purity.niche_impurity_score(c_soft[test], c_true[test], seed=0, variant="release", classifier_seed=5, **kw)
     paper = [purity.niche_impurity_score(c_soft[test], c_true[test], seed=s, **kw) for s in (0, 5)]
     assert paper[0] != paper[1]
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_purity_matrix_on_cuda_matches_cpu():
+    "Scalar-kernel and dense probes give the same purity matrix on CUDA as on the CPU (same init, same batch order)."
+    c_true, c_soft = purity.table1_representations(800, 3, "impure", seed=3)
+    for kernel, soft in (("scalar", c_soft), ("dense", np.stack([c_soft, c_soft ** 2], 1))):
+        on_cpu = purity.purity_matrix(soft, c_true, seed=0, kernel=kernel, device="cpu")
+        on_gpu = purity.purity_matrix(soft, c_true, seed=0, kernel=kernel, device="cuda")
+        assert np.abs(on_cpu - on_gpu).max() < 0.01, (kernel, on_cpu, on_gpu)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_scalar_probe_kernel_keeps_its_buffers_on_cuda():
+    generator = torch.Generator().manual_seed(0)
+    sorted_x = torch.sort(torch.randn(4, 64, generator=generator, dtype=torch.float64), dim=1).values.cuda()
+    targets = torch.randint(0, 2, (4, 64), generator=generator).double().cuda()
+    w1, b1 = torch.randn(4, 8, dtype=torch.float64).cuda(), torch.randn(4, 8, dtype=torch.float64).cuda()
+    w2, b2 = torch.randn(4, 8, 1, dtype=torch.float64).cuda(), torch.randn(4, 1, dtype=torch.float64).cuda()
+    grads = purity.scalar_probe_gradients(sorted_x, targets, w1, b1, w2, b2)
+    expected = purity.scalar_probe_gradients(sorted_x.cpu(), targets.cpu(), w1.cpu(), b1.cpu(), w2.cpu(), b2.cpu())
+    for g, e in zip(grads, expected):
+        assert g.device.type == "cuda"
+        torch.testing.assert_close(g.cpu(), e)

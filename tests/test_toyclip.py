@@ -11,8 +11,9 @@ import torch
 
 from vlconcepts.core import ModelSpecError
 from vlconcepts.models import load_model
-from vlconcepts.toyclip import (COLOR_SHAPE_LABELS, TrainingConfig, caption, default_checkpoint, eval_scenes,
+from vlconcepts.toyclip import (COLOR_SHAPE_LABELS, TrainingConfig, autocast_dtype, caption, default_checkpoint, eval_scenes,
                                 evaluate_zero_shot, load_toyclip, read_checkpoint, toyclip_config, train_toyclip)
+from vlconcepts.worlds import render_scenes, sample_scenes
 
 UNSEEN_SEED = 7_000_003  # test scenes from a seed that training (seed 0) and the notebook's test (2024) never used
 SMOKE = TrainingConfig(model=toyclip_config(image_size=32, vision_width=8, vision_layers=1, text_width=32, text_layers=1,
@@ -88,3 +89,30 @@ def test_missing_default_checkpoint_is_a_clear_error(monkeypatch, tmp_path):
     (tmp_path / "toyclip-default.json").write_text(json.dumps({"file": "toyclip-default.pt", "sha256": "0" * 64}))
     with pytest.raises(ModelSpecError, match="checkpoint is missing"):
         load_model("toyclip:default", device="cpu")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_toyclip_features_on_cuda_match_cpu():
+    "Autocast on CUDA changes the features only by the autocast dtype's rounding."
+    images = render_scenes(sample_scenes(5, 8, n_objects=1), 64)
+    texts = ["a red cube", "a large blue metal sphere", "a cylinder behind a cube"]
+    on_cpu, on_gpu = load_model("toyclip:default", device="cpu"), load_model("toyclip:default", device="cuda")
+    assert on_cpu.fingerprint == on_gpu.fingerprint
+    for cpu_features, gpu_features in ((on_cpu.encode_images(images), on_gpu.encode_images(images)),
+                                       (on_cpu.encode_texts(texts), on_gpu.encode_texts(texts))):
+        assert gpu_features.device.type == "cpu" and gpu_features.dtype == torch.float32
+        cosine = torch.nn.functional.cosine_similarity(cpu_features, gpu_features, dim=1)
+        assert cosine.min() > 0.995, cosine
+    assert (on_cpu.similarity(images, texts).argmax(1) == on_gpu.similarity(images, texts).argmax(1)).float().mean() >= 0.75
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_toyclip_trains_with_mixed_precision_on_cuda_and_resumes(tmp_path):
+    assert autocast_dtype(torch.device("cuda")) is not None
+    whole = train_toyclip(SMOKE, tmp_path / "whole", device="cuda")
+    losses = [h["loss"] for h in whole.history]
+    assert np.isfinite(losses).all() and np.mean(losses[-2:]) < np.mean(losses[:2]), losses
+    train_toyclip(SMOKE, tmp_path / "resumed", device="cuda", stop_at_step=4)
+    assert read_checkpoint(tmp_path / "resumed" / "last.pt")["step"] == 4
+    resumed = train_toyclip(SMOKE, tmp_path / "resumed", device="cuda")
+    np.testing.assert_allclose([h["loss"] for h in resumed.history], losses, rtol=1e-2)
