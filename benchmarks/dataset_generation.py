@@ -18,6 +18,7 @@ os.environ.setdefault("VLCONCEPTS_PROGRESS", "0")
 os.environ.setdefault("VLCONCEPTS_LOGLEVEL", "WARNING")
 
 from vlconcepts.caption_data import export_captions, export_controlled_imcaps
+from vlconcepts.core import folder_size
 from vlconcepts.factor_data import export_3dshapes, export_dsprites
 
 FULL_SIZE = {"dsprites": 737_280, "3dshapes": 480_000, "controlled-imcaps": 600, "captions": None}
@@ -34,7 +35,7 @@ def run(name: str, n: int, device: str) -> tuple[float, float, int]:
         wall, cpu = time.perf_counter(), time.process_time()
         exporters[name](Path(folder))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        written = sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
+        written = folder_size(folder)
     return wall, cpu, written
 
 

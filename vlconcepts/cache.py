@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 import torch
 
-from .core import (InputValidationError, atomic_path, atomic_write, cache_dir, get_logger, progress)
+from .core import (InputValidationError, atomic_path, atomic_write, cache_dir, folder_size, get_logger, progress)
 
 logger = get_logger(__name__)
 
@@ -317,15 +317,10 @@ def _check_chunk(output, n_rows: int, what: str, index: int) -> torch.Tensor:
     return output.detach().cpu()
 
 
-def _dir_size(path: Path) -> int:
-    "Total bytes of the files under `path`."
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
-
-
 def _remove_entry(entry: Path) -> int:
     "Delete an entry folder (and its spec folder when it becomes empty); returns the bytes freed."
     if not entry.exists(): return 0
-    size = _dir_size(entry)
+    size = folder_size(entry)
     shutil.rmtree(entry, ignore_errors=True)
     try: entry.parent.rmdir()
     except OSError: pass
@@ -397,7 +392,7 @@ def list_entries(root: str | Path | None = None) -> list[dict]:
         status = "corrupt" if not meta else "complete" if meta.get("complete") else "partial"
         entries.append({"key": meta.get("key", entry.name), "spec": meta.get("spec") or entry.parent.name,
                         "what": meta.get("what", "?"), "n": meta.get("n_items"), "shape": meta.get("shape"),
-                        "dtype": meta.get("dtype"), "bytes": _dir_size(entry), "status": status,
+                        "dtype": meta.get("dtype"), "bytes": folder_size(entry), "status": status,
                         "chunks": f"{meta.get('n_chunks', '?')}/{meta.get('n_chunks', '?')}" if status == "complete"
                                   else f"{chunks_done}/{meta.get('n_chunks', '?')}",
                         "created": meta.get("created", ""), "path": str(entry)})
@@ -426,7 +421,7 @@ def format_entries(entries: list[dict]) -> str:
 
 def cache_size(root: str | Path | None = None) -> int:
     "Total bytes under the cache `root`."
-    return _dir_size(Path(root).expanduser() if root is not None else cache_dir())
+    return folder_size(Path(root).expanduser() if root is not None else cache_dir())
 
 
 def clear(root: str | Path | None = None, spec_pattern: Optional[str] = None, what_pattern: Optional[str] = None) -> int:

@@ -21,7 +21,7 @@ import torch
 __all__ = ['torchvision', 'import_torchvision', 'data_dir', 'cache_dir', 'repo_root', 'output_root', 'figures_dir', 'tables_dir',
            'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound',
            'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'atomic_write', 'atomic_path',
-           'save_figure', 'save_table']
+           'folder_size', 'save_figure', 'save_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -235,6 +235,13 @@ class _AtomicPath(contextlib.AbstractContextManager):
         else:
             with contextlib.suppress(FileNotFoundError): self.tmp.unlink()
         return False
+
+# %% ../nbs/00_core.ipynb #0ab9c3ea
+def folder_size(path: str | Path) -> int:
+    "Bytes of all files under folder `path` (a file's own size for a file; 0 when `path` does not exist)."
+    path = Path(path)
+    if path.is_file(): return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
 
 # %% ../nbs/00_core.ipynb #e7c03eeb
 def save_figure(fig, name: str, dpi: int = 150) -> Path:
