@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from vlconcepts.core import InputValidationError, ModelSpecError, VLConceptsError
-from vlconcepts.models import (TINY_OPENCLIP_ARCH, _BACKENDS, _LAZY_BACKENDS, known_prefixes, load_model,
+from vlconcepts.models import (TINY_OPENCLIP_ARCH, _BACKENDS, known_prefixes, load_model,
                                register_openclip_config, save_tiny_model, tiny_config)
 
 
@@ -129,27 +129,26 @@ def test_fusion_and_text_models_refuse_what_they_cannot_do(tmp_path):
         with pytest.raises(VLConceptsError): call()
 
 
-def test_lazy_backend_is_imported_on_first_use(tmp_path, monkeypatch, tiny_spec):
-    (tmp_path / "lazy_backend_for_tests.py").write_text(
+def test_backend_module_registers_on_import(tmp_path, monkeypatch, tiny_spec):
+    (tmp_path / "backend_for_tests.py").write_text(
         "from vlconcepts.models import register_backend, load_model\n"
-        "@register_backend('lazy-test')\n"
+        "@register_backend('module-test')\n"
         "def _load(rest, device):\n"
         f"    return load_model({tiny_spec!r}, device)\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(_LAZY_BACKENDS, "lazy-test", "lazy_backend_for_tests")
     try:
-        assert "lazy-test" not in _BACKENDS
-        model = load_model("lazy-test:anything", device="cpu")
-        assert model.spec == "lazy-test:anything" and "lazy_backend_for_tests" in sys.modules
+        with pytest.raises(ModelSpecError, match="register_backend"):
+            load_model("module-test:anything", device="cpu")  # not imported yet: unknown, and the error says how to fix it
+        import backend_for_tests  # noqa: F401
+        assert load_model("module-test:anything", device="cpu").spec == "module-test:anything"
     finally:
-        _BACKENDS.pop("lazy-test", None)
-        sys.modules.pop("lazy_backend_for_tests", None)
+        _BACKENDS.pop("module-test", None)
+        sys.modules.pop("backend_for_tests", None)
 
 
-def test_lazy_backend_that_forgets_to_register(tmp_path, monkeypatch):
-    (tmp_path / "silent_backend_for_tests.py").write_text("x = 1\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(_LAZY_BACKENDS, "silent-test", "silent_backend_for_tests")
-    with pytest.raises(ModelSpecError, match="register_backend"):
-        load_model("silent-test:x")
-    sys.modules.pop("silent_backend_for_tests", None)
+def test_package_import_registers_the_backend_modules():
+    import subprocess
+    code = ("import vlconcepts.models as m, vlconcepts, sys; "
+            "print('toyclip' in m.known_prefixes(), 'vlconcepts.toyclip' in vlconcepts.BACKEND_MODULES)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "True"]

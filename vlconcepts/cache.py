@@ -24,8 +24,8 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR', 'dataset_fingerprint', 'CacheKey',
-           'FeatureCache', 'cached_image_features', 'cached_text_features', 'cached_activations', 'list_entries',
-           'format_entries', 'cache_size', 'clear']
+           'FeatureCache', 'cached_image_features', 'cached_text_features', 'cached_activations', 'cached_image_tokens',
+           'list_entries', 'format_entries', 'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #7e9d30b1
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -374,6 +374,20 @@ def cached_activations(name: str, compute_chunk: Callable[[Sequence], torch.Tens
     key = CacheKey.for_model(model, f"activations:{name}", _dataset_fingerprint_or_key(items, dataset_key), extra)
     return (cache or FeatureCache()).compute(key, items, compute_chunk, chunk_size=chunk_size, recompute=recompute,
                                              desc=f"activations {name}")
+
+# %% ../nbs/02_cache.ipynb #b44d6bde
+def cached_image_tokens(model, images, dataset_key: Optional[str] = None, batch_size: int = 64, normalize: bool = True,
+                        chunk_size: int = DEFAULT_CHUNK_SIZE, cache: Optional[FeatureCache] = None,
+                        recompute: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    "`model.encode_image_tokens(images)` → `(cls [n, d], patches [n, t, d])`, computed once per (model weights, images)."
+    def class_then_patches(chunk):
+        cls, patches = model.encode_image_tokens(_open_images(chunk), batch_size=batch_size, normalize=normalize)
+        return torch.cat([cls[:, None], patches], dim=1)
+    what = "image_tokens" if normalize else "image_tokens:raw"
+    key = CacheKey.for_model(model, what, _dataset_fingerprint_or_key(images, dataset_key, files=True))
+    stacked = (cache or FeatureCache()).compute(key, images, class_then_patches, chunk_size=chunk_size, recompute=recompute,
+                                                desc=f"image tokens {key.model_spec}")
+    return stacked[:, 0], stacked[:, 1:]
 
 # %% ../nbs/02_cache.ipynb #ad959ebe
 def _is_entry(path: Path) -> bool:

@@ -20,8 +20,8 @@ import torch
 # %% auto #0
 __all__ = ['torchvision', 'import_torchvision', 'data_dir', 'cache_dir', 'repo_root', 'output_root', 'figures_dir', 'tables_dir',
            'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound',
-           'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'atomic_write', 'atomic_path',
-           'folder_size', 'save_figure', 'save_table']
+           'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
+           'atomic_write', 'atomic_path', 'folder_size', 'save_figure', 'save_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -197,6 +197,16 @@ def get_logger(name: str = "vlconcepts") -> logging.Logger:
         root_logger.setLevel(os.environ.get("VLCONCEPTS_LOGLEVEL", "INFO").upper())
         root_logger.propagate = False
     return logging.getLogger(name if name.startswith("vlconcepts") else f"vlconcepts.{name}")
+
+# %% ../nbs/00_core.ipynb #dc036390
+@contextlib.contextmanager
+def quiet_root_logger(level: int = logging.ERROR):
+    "Raise the root logger's level to at least `level` inside the `with` block (silences intended third-party warnings)."
+    root = logging.getLogger()
+    previous = root.level
+    root.setLevel(max(level, previous))
+    try: yield
+    finally: root.setLevel(previous)
 
 # %% ../nbs/00_core.ipynb #bb0bf5f4
 @contextlib.contextmanager

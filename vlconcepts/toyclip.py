@@ -20,8 +20,8 @@ import torch
 
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before open_clip)
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
-                             get_logger, pick_device, progress, seed_everything)
-from .models import OpenCLIPModel, _quiet_root_logger, create_openclip, register_backend, register_openclip_config
+                             get_logger, pick_device, progress, quiet_root_logger, seed_everything)
+from .models import OpenCLIPModel, create_openclip, register_backend, register_openclip_config
 from .worlds import RENDER_VERSION
 
 logger = get_logger(__name__)
@@ -627,7 +627,7 @@ def load_toyclip(path: str | Path, device="cpu", sha256: str | None = None):
     state = read_checkpoint(path)
     config = json.loads(state["model_config_json"])
     name = register_toyclip_config(config)
-    with torch.random.fork_rng(devices=[]), _quiet_root_logger():
+    with torch.random.fork_rng(devices=[]), quiet_root_logger():
         model = open_clip.create_model(name, pretrained=None, device="cpu")
     try: model.load_state_dict(_full_state_dict(state, model), strict=True)
     except RuntimeError as e: raise ModelSpecError(f"{path} does not match its own ToyCLIP config {name}: {str(e)[:400]}") from e
