@@ -1,0 +1,164 @@
+"""Concept binding (`vlconcepts.binding`, issue 11): the distractor rules, the error buckets, circular convolution,
+Table 8's parameter counts, which models can order their arguments, chance for a constant scorer, and CSP's tokens."""
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+
+from vlconcepts.binding import (OBJECT_ERRORS, RELATION_ERRORS, SoftPromptCSP, binding_task,
+                                binding_vocab, binding_world, circular_convolution, count_trainable, error_shares,
+                                error_type, make_model, standin_clip, word_token_embedding)
+from vlconcepts.core import InputValidationError
+from vlconcepts.binding_data import converse, object_labels, relational_distractors, two_object_distractors
+from vlconcepts.models import load_model
+
+
+@pytest.fixture(scope="module")
+def toyclip():
+    return load_model("toyclip:default", "cpu")
+
+
+@pytest.fixture(scope="module")
+def worlds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("binding_worlds")
+    return {task: binding_world(task, n, seed=3, root=root / task) for task, n in (("single", 60), ("two", 60), ("rel", 60))}
+
+
+# ---- distractor rules -------------------------------------------------------------------------------------------
+
+def test_two_object_distractors_are_the_swaps_then_absent_labels():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        negatives = two_object_distractors("red cube", "blue sphere", rng)
+        assert negatives[:2] == ["red sphere", "blue cube"]                      # the two swapped bindings
+        assert not {"red cube", "blue sphere"} & set(negatives)                  # the other true object never
+        assert len(set(negatives)) == 4 and set(negatives) <= set(object_labels())
+
+
+def test_relational_distractors_follow_the_paper():
+    for truth in ("cube front sphere", "sphere left cylinder", "cylinder behind cube"):
+        a, r, b = truth.split()
+        bra, asb, arc, crb = relational_distractors(truth)
+        assert bra == f"{b} {r} {a}" and asb.split() == [a, {"front": "behind", "behind": "front", "left": "right", "right": "left"}[r], b]
+        assert arc.split()[:2] == [a, r] and arc.split()[2] not in (a, b)
+        assert crb.split()[1:] == [r, b] and crb.split()[0] not in (a, b)
+        assert converse(truth) not in (bra, asb, arc, crb)                      # the converse is the same fact: true
+
+
+def test_worlds_keep_their_distractors_and_split_classes(worlds):
+    for task, world in worlds.items():
+        data = binding_task(world, seed=0)
+        for i in range(len(data)):
+            assert sorted(data.labels[j] for j in data.candidates[i].tolist()) == sorted(world.candidates[i])
+        classes = {s: set(world.classes(s)) for s in ("train", "val", "gen")}
+        assert not classes["train"] & classes["val"] and not classes["train"] & classes["gen"], task
+
+
+def test_unknown_labels_are_a_clear_error(worlds):
+    world = dataclasses.replace(worlds["single"], candidates=[["pink cube", *c[1:]] for c in worlds["single"].candidates])
+    with pytest.raises(InputValidationError, match="not composable"): binding_task(world)
+
+
+# ---- error buckets --------------------------------------------------------------------------------------------------
+
+def test_object_error_buckets():
+    assert error_type("red cube", "red cube", "single") is None
+    assert error_type("blue cube", "red cube", "single") == "adj"
+    assert error_type("red sphere", "red cube", "single") == "noun"
+    assert error_type("blue sphere", "red cube", "two") == "both"
+
+
+def test_relational_error_buckets():
+    truth = "cube front sphere"
+    assert [error_type(d, truth, "rel") for d in relational_distractors(truth)] == list(RELATION_ERRORS)
+    assert error_type("sphere behind cube", truth, "rel") == "other"             # the converse is not a distractor
+
+
+def test_error_shares_sum_to_100(worlds):
+    for task, world in worlds.items():
+        data = binding_task(world)
+        shares = error_shares(torch.randn(len(data), 5, generator=torch.Generator().manual_seed(0)), data, "gen")
+        assert list(shares) == list(RELATION_ERRORS if task == "rel" else OBJECT_ERRORS)
+        assert abs(sum(shares.values()) - 100) < 1e-6
+
+
+# ---- circular convolution -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 13])
+def test_circular_convolution_matches_the_direct_sum(n):
+    g = torch.Generator().manual_seed(n)
+    a, b = torch.randn(3, n, generator=g), torch.randn(3, n, generator=g)
+    direct = torch.stack([torch.stack([sum(a[k, j] * b[k, (i - j) % n] for j in range(n)) for i in range(n)]) for k in range(3)])
+    torch.testing.assert_close(circular_convolution(a, b), direct, atol=1e-5, rtol=1e-5)
+
+
+# ---- Table 8 --------------------------------------------------------------------------------------------------------
+
+def test_table8_parameter_counts_at_width_768():
+    clip = standin_clip(768)
+    expected = {"csp": (8_448, 5_376), "add": (8_448, 5_376), "mult": (8_448, 5_376), "conv": (8_448, 5_376),
+                "rf": (9_984, 7_680), "tl": (4_720_896, 2_361_600)}
+    for kind, counts in expected.items():
+        assert tuple(count_trainable(make_model(kind, task, clip)) for task in ("single", "rel")) == counts, kind
+    assert count_trainable(make_model("csp", "two", clip)) == 8_448                 # the two-object vocabulary is the same
+    assert count_trainable(make_model("clip", "single", clip)) == 0
+    assert count_trainable(make_model("clip-ft", "rel", clip)) == sum(p.numel() for p in clip.module.parameters())
+
+
+# ---- argument order -------------------------------------------------------------------------------------------------
+
+def test_only_tl_and_rf_tell_aRb_from_bRa():
+    vocab = binding_vocab("rel")
+    forward, backward = vocab.labels.index("cube front sphere"), vocab.labels.index("sphere front cube")
+    image = torch.randn(4, 32, generator=torch.Generator().manual_seed(1))
+    candidates = torch.tensor([[forward, backward]] * 4)
+    for kind in ("add", "mult", "conv", "tl", "rf"):
+        torch.manual_seed(0)
+        scores = make_model(kind, "rel", dim=32)(image, candidates).detach()
+        same = torch.allclose(scores[:, 0], scores[:, 1], rtol=1e-4, atol=1e-4)
+        assert same == (kind in ("add", "mult", "conv")), kind
+
+
+# ---- chance -------------------------------------------------------------------------------------------------------
+
+def test_a_constant_scorer_gets_about_20_percent(worlds):
+    shuffled = [binding_task(worlds[t], seed=s) for t in ("single", "two", "rel") for s in range(10)]
+    hits = sum(float((torch.zeros(len(d), 5).argmax(1) == d.target).sum()) for d in shuffled)
+    total = sum(len(d) for d in shuffled)
+    assert 0.15 < hits / total < 0.25                                    # ties go to slot 0, which holds the truth 1 in 5
+    for d in shuffled[:3]: assert np.bincount(d.target.numpy(), minlength=5).max() < len(d)   # never always one slot
+
+
+# ---- CSP ------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("task,slots", [("single", [4, 5]), ("rel", [4, 5, 6])])
+def test_csp_tokens_sit_at_the_placeholders_and_start_from_the_words(toyclip, task, slots):
+    vocab = binding_vocab(task)
+    csp = SoftPromptCSP(toyclip, vocab.concepts, vocab.words).eval()
+    assert csp.positions.tolist() == slots                               # "a photo of X X (X)": after SOT, a, photo, of
+    template = toyclip.tokenize(["a photo of " + " ".join(["X"] * len(slots))])[0]
+    assert (template[slots] == toyclip.tokenize(["X"])[0][1]).all()
+    for i, concept in enumerate(vocab.concepts):
+        torch.testing.assert_close(csp.soft_tokens[i].detach(), word_token_embedding(toyclip, concept))
+    cyan = toyclip.tokenize(["cyan"])[0]
+    assert int(cyan.argmax()) == 3                                       # cyan is two BPE tokens: their mean
+    with torch.no_grad():
+        label = vocab.labels[0]
+        torch.testing.assert_close(csp.label_embeddings()[0], toyclip.encode_texts([f"a photo of {label}"])[0], atol=1e-4, rtol=1e-4)
+
+
+def test_csp_trains_only_its_tokens(toyclip):
+    csp = make_model("csp", "single", toyclip)
+    assert [n for n, p in csp.named_parameters() if p.requires_grad] == ["soft_tokens"]
+    before = {n: p.clone() for n, p in csp.clip.named_parameters()}
+    csp.train()
+    loss = csp(torch.randn(2, toyclip.embed_dim), torch.tensor([[0, 1, 2, 3, 4]] * 2)).sum()
+    loss.backward()
+    assert csp.soft_tokens.grad is not None and all(torch.equal(before[n], p) for n, p in csp.clip.named_parameters())
+
+
+def test_make_model_rejects_bad_input():
+    with pytest.raises(InputValidationError, match="Unknown binding model"): make_model("bert", "single", dim=8)
+    with pytest.raises(InputValidationError, match="Unknown binding task"): make_model("add", "triple", dim=8)
+    with pytest.raises(InputValidationError, match="needs the CLIP model"): make_model("clip", "single")
