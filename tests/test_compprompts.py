@@ -27,9 +27,9 @@ def test_every_cell_with_its_counts(corpus):
 
 def test_paper_examples_are_the_templates(corpus):
     first = corpus.groupby("cell", sort=False).template.first()
-    assert first["1 unique object | 1 temp. + 1 1-obj verb"] == "{np1} {time} {verb1}"       # "a cat before yawning"
-    assert first["2 unique objects + multiples | 1 2-obj verb"] == "{np1} {tverb} {np2}"    # "two cats chasing four dogs"
-    assert first["2 unique objects | 1 adj + 1 spatial"] == "{np1+adj} {rel} {np2}"          # "an orange cat to the left of a dog"
+    assert first["1 unique object: 1 temp. + 1 1-obj verb"] == "{np1} {time} {verb1}"       # "a cat before yawning"
+    assert first["2 unique objects + multiples: 1 2-obj verb"] == "{np1} {tverb} {np2}"    # "two cats chasing four dogs"
+    assert first["2 unique objects: 1 adj + 1 spatial"] == "{np1+adj} {rel} {np2}"          # "an orange cat to the left of a dog"
     directions = {d for s in corpus.spatial for d in s.split("|") if d}
     assert directions == set(SPATIAL)
     assert set(corpus.temporal) == {"", "before", "after"}
@@ -66,9 +66,9 @@ def test_held_out_prompts_never_reach_training(corpus):
 
 def test_bad_requests_are_clear_errors():
     with pytest.raises(InputValidationError, match="per_cell must be"): compprompts(per_cell=0)
-    with pytest.raises(InputValidationError, match="unknown CompPrompts cell"): compprompts(cells=["1 unique object | 3 adj."])
+    with pytest.raises(InputValidationError, match="unknown CompPrompts cell"): compprompts(cells=["1 unique object: 3 adj."])
     with pytest.raises(InputValidationError, match="per_cell <= 300"):
-        compprompts(per_cell=400, cells=["1 unique object | 0 attributes"])
+        compprompts(per_cell=400, cells=["1 unique object: 0 attributes"])
     with pytest.raises(InputValidationError, match="only"):
-        compprompts_training_captions(10, exclude=compprompts(cells=["1 unique object | 0 attributes"]),
-                                      cells=["1 unique object | 0 attributes"])
+        compprompts_training_captions(10, exclude=compprompts(cells=["1 unique object: 0 attributes"]),
+                                      cells=["1 unique object: 0 attributes"])
