@@ -1,0 +1,128 @@
+"""vlconcepts.mac: hand-worked metrics (ties, one and several true pairs), image tokens of open_clip models, the
+MM-Encoder's forward and backward pass, the label spaces of the real MAC split files."""
+import math
+
+import pytest
+import torch
+
+from vlconcepts.core import InputValidationError
+from vlconcepts.attribute_object_data import load_mac
+from vlconcepts.mac import (MMEncoder, label_space, mac_config, multilabel_metrics, multilabel_metrics_per_image,
+                            true_pair_ranks)
+from vlconcepts.models import load_model, save_tiny_model
+
+PAIRS = [("a", "X"), ("b", "X"), ("c", "X"), ("a", "Y"), ("b", "Y"), ("c", "Y")]
+BOTH = (multilabel_metrics, multilabel_metrics_per_image)
+
+
+@pytest.fixture(scope="module")
+def tiny_vit():
+    "A tiny random-init open_clip ViT saved and loaded like real weights."
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        yield load_model(save_tiny_model("openclip", folder, seed=0))
+
+
+@pytest.mark.parametrize("metrics", BOTH)
+def test_one_true_pair_per_image(metrics):
+    scores = torch.tensor([[0.6, 0.5, 0.4, 0.3, 0.2, 0.1],     # true (a, X) first
+                           [0.9, 0.1, 0.2, 0.3, 0.8, 0.7]])    # true (c, Y) third, behind (a, X) and (b, Y)
+    targets = torch.tensor([[1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1]], dtype=torch.bool)
+    m = metrics(scores, targets, PAIRS)
+    assert m["top1_precision"] == 0.5 and m["exact_match"] == 0.5 and m["top5_recall"] == 1.0
+    assert m["coverage"] == 1.0                                   # ranks 0 and 2
+    assert math.isclose(m["normalized_coverage"], (1 + math.exp(1 - 3)) / 2)
+    assert m["top1_precision_attr"] == 0.5                        # row 1's top is attribute a; truth is c
+    assert m["top1_precision_obj"] == 0.5                         # row 1's top is object X; truth is Y
+
+
+@pytest.mark.parametrize("metrics", BOTH)
+def test_several_true_pairs_and_ties(metrics):
+    # row 0: true (a, Y), (b, Y), (c, Y); (a, Y) and (a, X) tie at the top -> (a, X), the lower column, is first
+    # row 1: every score equal; true (b, X), (c, X) are columns 1 and 2 -> ranks 1 and 2
+    scores = torch.tensor([[0.9, 0.1, 0.2, 0.9, 0.8, 0.7], [0.5] * 6])
+    targets = torch.tensor([[0, 0, 0, 1, 1, 1], [0, 1, 1, 0, 0, 0]], dtype=torch.bool)
+    m = metrics(scores, targets, PAIRS)
+    assert m["top1_precision"] == 0.0                             # both tops are (a, X), false in both rows
+    assert m["exact_match"] == 0.0                                # row 0: top 3 holds (a, X); row 1: top 2 holds (a, X)
+    assert m["coverage"] == (3 + 2) / 2                           # row 0: ranks 1, 2, 3; row 1: ranks 1, 2
+    assert m["top5_recall"] == 5 / 5
+    assert m["top1_precision_attr"] == 0.5                        # row 0: 'a' is a true attribute; row 1: it is not
+    assert m["top1_precision_obj"] == 0.5                         # row 0: X is not the object; row 1: it is
+    assert math.isclose(m["normalized_coverage"], (math.exp(1 - 4 / 3) + math.exp(1 - 3 / 2)) / 2)
+
+
+def test_exact_match_when_the_true_pairs_fill_the_top():
+    scores = torch.tensor([[0.1, 0.9, 0.8, 0.0, 0.2, 0.3]])
+    targets = torch.tensor([[0, 1, 1, 0, 0, 0]], dtype=torch.bool)
+    m = multilabel_metrics(scores, targets, PAIRS, k=1)
+    assert m["exact_match"] == 1.0 and m["normalized_coverage"] == 1.0 and m["top1_recall"] == 0.5
+
+
+def test_ranks_follow_a_stable_descending_sort():
+    g = torch.Generator().manual_seed(3)
+    scores = torch.randint(0, 4, (50, 30), generator=g).float()    # heavy ties
+    targets = torch.rand(50, 30, generator=g) < 0.2
+    targets[:, 0] = True
+    rows, cols, ranks = true_pair_ranks(scores, targets)
+    order = torch.sort(scores, dim=1, descending=True, stable=True).indices
+    expected = torch.empty_like(order).scatter_(1, order, torch.arange(30).expand(50, -1))
+    assert torch.equal(ranks, expected[rows, cols])
+
+
+def test_vectorised_equals_per_image_on_random_scores_with_ties():
+    g = torch.Generator().manual_seed(0)
+    scores = (torch.randn(300, 80, generator=g) * 3).round() / 3
+    targets = torch.rand(300, 80, generator=g) < 0.05
+    targets[torch.arange(300), torch.randint(0, 80, (300,), generator=g)] = True
+    pairs = [(f"a{j % 10}", f"o{j // 10}") for j in range(80)]
+    fast, slow = multilabel_metrics(scores, targets, pairs, chunk_size=17), multilabel_metrics_per_image(scores, targets, pairs)
+    for name in fast:
+        assert fast[name] == pytest.approx(slow[name], abs=1e-12), name
+
+
+def test_bad_metric_inputs():
+    with pytest.raises(InputValidationError, match="n_images, n_pairs"):
+        multilabel_metrics(torch.zeros(2, 6), torch.zeros(2, 5, dtype=torch.bool), PAIRS)
+    with pytest.raises(InputValidationError, match="pairs has 5 entries"):
+        multilabel_metrics(torch.zeros(1, 6), torch.ones(1, 6, dtype=torch.bool), PAIRS[:5])
+    with pytest.raises(InputValidationError, match="no true pair"):
+        multilabel_metrics(torch.zeros(1, 6), torch.zeros(1, 6, dtype=torch.bool), PAIRS)
+
+
+@pytest.mark.parametrize("spec", ["tiny-vit", "toyclip:default"])
+def test_image_tokens_shapes_and_class_token(spec, tiny_vit):
+    model = tiny_vit if spec == "tiny-vit" else load_model(spec)
+    size = model.preprocess_cfg["size"]
+    size = size if isinstance(size, int) else size[0]
+    images = torch.rand(3, 3, size, size, generator=torch.Generator().manual_seed(0))
+    cls, patches = model.encode_image_tokens(images)
+    n_patches = (size // 8) ** 2 if spec == "tiny-vit" else (size // 32) ** 2        # ViT grid / ResNet feature map
+    assert cls.shape == (3, model.embed_dim) and patches.shape == (3, n_patches, model.embed_dim)
+    assert torch.allclose(cls, model.encode_images(images), atol=1e-5)
+    raw_cls, raw_patches = model.encode_image_tokens(images, normalize=False)
+    assert torch.allclose(torch.nn.functional.normalize(raw_cls, dim=-1), cls, atol=1e-5)
+
+
+def test_mm_encoder_forward_backward(tiny_vit):
+    from dataclasses import replace
+    config = replace(mac_config("MM-Encoder"), fusion_ffn=32)
+    model = MMEncoder(tiny_vit, tiny_vit.tokenizer, ["red", "blue", "wet"], ["cube", "sphere"], config)
+    cls, patches = tiny_vit.encode_image_tokens(torch.rand(4, 3, 32, 32), normalize=False)
+    logits = model(cls, patches)
+    assert logits["a"].shape == (4, 3) and logits["o"].shape == (4, 2)
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(logits["a"], torch.ones(4, 3)) + \
+        torch.nn.functional.cross_entropy(logits["o"], torch.tensor([0, 1, 0, 1]))
+    loss.backward()
+    trained = {name for name, p in model.named_parameters() if p.grad is not None}
+    assert {"prompts.a.context", "prompts.o.context"} <= trained and any(n.startswith("encoder.") for n in trained)
+    assert all(p.grad is None for p in tiny_vit.module.parameters())   # the CLIP stays frozen
+    assert set(model.state_dict()) == {n for n, _ in model.named_parameters()}   # only the small parts are saved
+
+
+def test_real_split_files_load(shared_dir):
+    data = load_mac(shared_dir / "data" / "mac")
+    assert (len(data.attributes), len(data.objects)) == (99, 259)
+    closed, opened = label_space(data, "closed"), label_space(data, "open")
+    assert (len(closed), len(opened)) == (7647, 25641)
+    assert int(closed.seen.sum()) == 6791 and int(opened.seen.sum()) == 6791
