@@ -17,12 +17,12 @@ os.environ.setdefault("VLCONCEPTS_PROGRESS", "0")
 
 import torch
 
-from vlconcepts.binding import binding_data, binding_inputs, binding_task, make_model, run_binding, train_binding
+from vlconcepts.binding import binding_dataset, binding_inputs, binding_task, make_model, run_binding, train_binding
 from vlconcepts.models import load_model
 
 from cache_speedup import timed  # the benchmarks' timer (this folder is on sys.path when a script runs)
 
-TINY_FRACTIONS = {"single": 0.4, "two": 0.1, "rel": 0.075}   # the parameters cells of nbs/experiments/2[123]_binding_*
+TINY_FRACTIONS = {"single": 0.15, "two": 0.04, "rel": 0.03}   # the parameters cells of nbs/experiments/2[123]_binding_*
 FEATURE_MODELS = ("clip", "csp", "add", "mult", "conv", "tl", "rf")
 
 
@@ -48,7 +48,7 @@ def main(argv=None):
     print(f"torch {torch.__version__}, {torch.get_num_threads()} CPU threads, load average {os.getloadavg()[0]:.1f}")
     datasets = {}
     for task, fraction in TINY_FRACTIONS.items():
-        (world, seconds) = timed(lambda: binding_data(task, "synthetic", fraction * args.scale, 0, 64))
+        (world, seconds) = timed(lambda: binding_dataset(task, "synthetic", fraction * args.scale, 0, 64))
         datasets[task] = binding_task(world, 0)
         print(f"binding-{task}: {world.split_counts()} samples, {len(datasets[task].image_paths)} images (render/read {seconds:.1f} s)")
 
