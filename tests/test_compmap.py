@@ -1,0 +1,106 @@
+"CompMap: hand-worked checks of the prompt builders, interventions, denoising, group softmax and weight metrics, and clear errors."
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from vlconcepts.compmap import (CLIP_TEMPLATES, CompositionModel, alignment_accuracy, compmap_dataset, cub_attribute_prompt,
+                                cub_class_prompt, denoise_class_attributes, few_shot_tasks, fill_prompts, group_softmax,
+                                intervene, load_word_vectors, paper_table, topk_hits, word_vectors)
+from vlconcepts.core import DatasetNotFound, InputValidationError
+
+
+@pytest.mark.parametrize("name, prompt", [
+    ("has_bill_shape::needle", "a photo of bird whose bill shape is needle"),
+    ("has_size::very_small_(3_-_5_in)", "a photo of bird whose size is very small (3 - 5 in)"),
+    ("has_shape::upright-perching_water-like", "a photo of bird whose shape is upright-perching water-like"),
+    ("has_upper_tail_color::grey", "a photo of bird whose upper tail color is grey"),
+])
+def test_cub_attribute_prompts(name, prompt):
+    assert cub_attribute_prompt(name) == prompt
+
+
+def test_class_and_mit_prompts():
+    assert cub_class_prompt("200.Common_Yellowthroat") == "the bird is common yellowthroat"
+    assert fill_prompts(["ripe", "ripe apple"], "this is {}") == [["this is ripe", "this is ripe apple"]]
+    assert fill_prompts(["apple"], CLIP_TEMPLATES)[2] == ["a origami apple"]
+    with pytest.raises(InputValidationError, match="exactly one"):
+        fill_prompts(["apple"], "a {} and a {}")
+
+
+def test_interventions_by_hand():
+    acts = torch.tensor([[0.0, 3.0, 4.0], [1.0, 1.0, 1.0]])
+    truth = torch.tensor([[1, 0, 0], [0, 0, 1]])
+    assert torch.equal(intervene(acts, truth, "full"), truth.float())
+    assert torch.allclose(intervene(acts, truth, "partial"), torch.tensor([[1.0, 3.0, 4.0], [1.0, 1.0, 1.0]]))
+    s = 1 / math.sqrt(3)
+    assert torch.allclose(intervene(acts, truth, "partial", l2_normalize=True), torch.tensor([[1.0, 0.6, 0.8], [s, s, 1.0]]))
+    with pytest.raises(InputValidationError, match="shape"):
+        intervene(acts, truth[:, :2], "full")
+
+
+def test_denoising_rules_by_hand():
+    labels = np.array([0, 0, 0, 1])
+    present = np.array([[1, 0], [1, 1], [0, 0], [0, 1]])
+    certainty = np.array([[4, 1], [4, 4], [1, 1], [2, 4]])
+    classes, kept = denoise_class_attributes(labels, present, certainty)          # mode: > half of all images
+    assert classes.tolist() == [[1, 0], [0, 1]] and kept.all()
+    # koh, training images 0-2 and 3: class 0 attr 1 counts images 1 (present) and 0/2 are 'absent, not visible' -> 1 of 1
+    classes, kept = denoise_class_attributes(labels, present, certainty, rule="koh", is_train=[1, 1, 1, 1], min_classes=1)
+    assert classes.tolist() == [[1, 1], [0, 1]] and kept.tolist() == [True, True]
+    _, kept = denoise_class_attributes(labels, present, certainty, rule="koh", is_train=[1, 1, 1, 1], min_classes=2)
+    assert kept.tolist() == [False, True]
+
+
+def test_group_softmax_by_hand():
+    out = group_softmax(torch.tensor([[0.0, math.log(3.0), 7.0]]), ["g", "g", "h"])
+    assert torch.allclose(out, torch.tensor([[0.25, 0.75, 1.0]]))
+
+
+def test_weight_metrics_by_hand():
+    weights = np.array([[3.0, 1.0, 2.0], [0.0, 1.0, 2.0]])
+    truth = np.array([[1, 1, 0], [0, 1, 1]])
+    assert topk_hits(weights, truth).tolist() == [[True, False, False], [False, True, True]]
+    acc = alignment_accuracy(weights, truth)
+    assert acc["Acc-Instance"] == 75.0 and acc["Acc-Class"] == 50.0
+    assert math.isclose(acc["random"], 200 / 3)
+
+
+def test_composition_model_weights_are_its_linear_map():
+    torch.manual_seed(0)
+    model = CompositionModel(np.eye(3, 4), np.eye(2, 4), in_dim=5)
+    pa, po = torch.tensor([0, 2]), torch.tensor([1, 0])
+    x = torch.randn(3, 5)
+    assert torch.allclose(model(x, pa, po, intervene=True), (1 / 0.07) * x @ model.primitive_weights(pa, po).T, atol=1e-4)
+
+
+def test_few_shot_tasks_are_seeded_and_disjoint():
+    labels, is_train = np.repeat(np.arange(4), 4), np.tile([1, 1, 0, 0], 4)
+    tasks = few_shot_tasks(labels, is_train, 3, 2, 4, seed=5)
+    assert [t.support.tolist() for t in tasks] == [t.support.tolist() for t in few_shot_tasks(labels, is_train, 3, 2, 4, seed=5)]
+    for t in tasks:
+        assert len(t.support) == 6 and len(t.query) == 6 and not set(t.support) & set(t.query)
+
+
+def test_missing_dataset_is_a_clear_error(tmp_path):
+    with pytest.raises(DatasetNotFound, match="mit-states"):
+        compmap_dataset("mit-states", source="real", root=str(tmp_path / "nothing"))
+    with pytest.raises(InputValidationError, match="'mit-states' and 'cub'"):
+        compmap_dataset("imagenet")
+
+
+def test_missing_word_vectors_name_the_file_and_source(tmp_path):
+    with pytest.raises(DatasetNotFound) as info:
+        load_word_vectors("fasttext", tmp_path / "cc.en.300.bin")
+    assert "cc.en.300.bin" in str(info.value) and "fasttext" in str(info.value)
+    with pytest.raises(DatasetNotFound, match="GoogleNews"):
+        word_vectors(["red"], [f"word2vec:{tmp_path / 'GoogleNews-vectors-negative300.bin.gz'}"])
+    with pytest.raises(InputValidationError, match="kind"):
+        load_word_vectors("glove")
+
+
+def test_paper_tables_are_transcribed():
+    table = paper_table("Table 2")
+    assert table.loc["CLIP-Prim", "Full shot"] == 52.6 and table.shape == (10, 9)
+    assert paper_table("Table A8").loc["CLIP-ViT-L/14-336px-Interv(Partial)", "HM"] == 27.5
