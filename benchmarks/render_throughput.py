@@ -19,7 +19,7 @@ os.environ.setdefault("VLCONCEPTS_PROGRESS", "0")
 
 import torch
 
-from vlconcepts.worlds import render_scenes, sample_scenes
+from vlconcepts.render import render_scenes, sample_scenes
 
 
 def scenes_per_second(scenes, size: int, device: str, repeats: int) -> float:

@@ -74,6 +74,20 @@ def test_rebuild_unknown_pattern_is_a_clear_error(capsys):
     assert "No experiment notebook" in capsys.readouterr().err
 
 
-def test_world_export_rejects_unknown_world():
-    result = run("world", "export", "imagenet", "--out", "x")
-    assert result.returncode == 2 and "invalid choice" in result.stderr
+def test_world_export_rejects_unknown_world(capsys):
+    assert main(["world", "export", "imagenet", "--out", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "Unknown world 'imagenet'" in err and "mit-states" in err and "binding-two" in err  # the registry's worlds
+
+
+def test_doctor_and_world_export_read_the_dataset_registry(tmp_path, monkeypatch, capsys):
+    from vlconcepts.cli import dataset_status, export_world
+    from vlconcepts.datasets import DatasetEntry, _DATASETS, register_dataset
+    entry = DatasetEntry("test-set", "test-set/marker.txt", "<root>/test-set/marker.txt", "made by this test")
+    entry.exports("test-world")(lambda out, n=None, seed=0, size=None: Path(out) / f"n{n}")
+    monkeypatch.setitem(_DATASETS, "test-set", register_dataset(entry))
+    monkeypatch.setenv("VLCONCEPTS_DATA", str(tmp_path))
+    assert dataset_status()["test-set"] is False
+    (tmp_path / "test-set").mkdir(); (tmp_path / "test-set/marker.txt").write_text("x")
+    assert dataset_status()["test-set"] is True and "mit-states" in dataset_status()
+    assert export_world("test-world", tmp_path, n=3) == tmp_path / "n3"

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 import torch
 
-from vlconcepts.concept_learners import (DSPRITES_SPEC, concept_image_dataset, dsprites_concepts, factor_grid_union,
-                                         intervene, tabular_toy, train_concept_learner)
+from vlconcepts.concept_learners import intervene, train_concept_learner
+from vlconcepts.concept_data import (DSPRITES_SPEC, concept_image_dataset, dsprites_concepts, factor_grid_union, tabular_toy)
 from vlconcepts.core import DatasetFormatError, InputValidationError, ModelSpecError, VLConceptsError
 
 
@@ -41,9 +41,8 @@ def test_bad_inputs_are_clear_errors():
     data = tabular_toy(0.0, n_train=40, n_test=20)
     with pytest.raises(InputValidationError, match="delta"): tabular_toy(-0.2)
     with pytest.raises(ModelSpecError, match="unknown concept learner"): train_concept_learner("cbn", data)
+    bad = dsprites_concepts({"imgs": np.zeros((40, 20, 20), np.uint8), "latents_classes": np.zeros((40, 6), np.int64)}, 0)
     with pytest.raises(InputValidationError, match="multiple of 16"):
-        bad = dsprites_concepts({"imgs": np.zeros((40, 20, 20), np.uint8),
-                                 "latents_classes": np.zeros((40, 6), np.int64)}, 0)
         train_concept_learner("cbm", bad, epochs=1, show_progress=False)
     with pytest.raises(DatasetFormatError, match="latents_classes"):
         dsprites_concepts({"imgs": np.zeros((4, 16, 16), np.uint8), "latents_classes": np.zeros((4, 5), np.int64)}, 0)

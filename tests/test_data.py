@@ -1,4 +1,4 @@
-"""vlconcepts.data: the real MAC split files, exports read back by the loaders, missing and malformed files."""
+"""The dataset chapters (binding_data, attribute_object_data, cub_data): the real MAC split files, exports read back by the loaders, missing and malformed files."""
 import json
 from pathlib import Path
 
@@ -6,10 +6,12 @@ import pytest
 import torch
 
 from vlconcepts.core import DatasetFormatError, DatasetNotFound, InputValidationError
-from vlconcepts.data import (BINDING_OBJECT_HELD_OUT, BINDING_REL_HELD_OUT, MAC_SPLIT_DIR, MIT_METADATA, MIT_SPLIT_DIR,
-                             binding_split, export_binding, export_cub, export_mac, export_mit_states, load_binding,
-                             load_cub, load_mac, load_mit_states, read_scenes_json, scene_true_labels,
-                             verify_against_scenes)
+from vlconcepts.datasets import read_scenes_json, verify_against_scenes
+from vlconcepts.binding_data import (BINDING_OBJECT_HELD_OUT, BINDING_REL_HELD_OUT, binding_split, export_binding, load_binding,
+                                     scene_true_labels)
+from vlconcepts.attribute_object_data import (MAC_SPLIT_DIR, MIT_METADATA, MIT_SPLIT_DIR, export_mac, export_mit_states, load_mac,
+                                              load_mit_states)
+from vlconcepts.cub_data import export_cub, load_cub
 
 
 # ---------------------------------------------------------------- the real MAC split files

@@ -8,8 +8,9 @@ from vlconcepts.cli import check_parameters_cell, experiment_notebooks, experime
 EXPERIMENTS = experiment_notebooks(experiments_dir())
 
 
-def test_there_are_experiment_notebooks():
-    assert EXPERIMENTS, "nbs/experiments/ holds no notebook"
+def test_every_experiment_notebook_is_found():
+    on_disk = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "nbs" / "experiments").glob("*.ipynb"))
+    assert on_disk and sorted(p.name for p in EXPERIMENTS) == on_disk, "rebuild would skip (or invent) an experiment notebook"
 
 
 @pytest.mark.parametrize("notebook", EXPERIMENTS, ids=lambda p: p.stem)

@@ -90,7 +90,7 @@ def test_bad_openclip_configs(tmp_path):
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(ModelSpecError, match="bad.json"):
         register_openclip_config(tmp_path / "bad.json")
-    with pytest.raises(ModelSpecError):
+    with pytest.raises(ModelSpecError, match="No tiny config for backend 'hf-nothing'"):
         tiny_config("hf-nothing")
 
 
@@ -124,9 +124,10 @@ def test_fusion_and_text_models_refuse_what_they_cannot_do(tmp_path):
         with pytest.raises(VLConceptsError, match="match_scores"): call()
     assert vilt.match_scores(images, ["a cube", "a sphere", "a cone"]).shape == (2, 3)
     sbert = load_model("sbert:packaged-minilm", device="cpu")
-    for call in (lambda: sbert.encode_images(images), lambda: sbert.match_scores(images, ["a cube"]),
-                 lambda: sbert.similarity(images, ["a cube"])):
-        with pytest.raises(VLConceptsError): call()
+    for call, message in ((lambda: sbert.encode_images(images), "text-only"),
+                          (lambda: sbert.match_scores(images, ["a cube"]), "no image-text matching head"),
+                          (lambda: sbert.similarity(images, ["a cube"]), "no image-text similarity")):
+        with pytest.raises(VLConceptsError, match=message): call()
 
 
 def test_backend_module_registers_on_import(tmp_path, monkeypatch, tiny_spec):

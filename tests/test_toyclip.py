@@ -2,7 +2,6 @@
 bars on fresh renders, and damaged or missing checkpoints are refused."""
 import json
 import shutil
-import time
 from dataclasses import asdict
 
 import numpy as np
@@ -11,9 +10,9 @@ import torch
 
 from vlconcepts.core import ModelSpecError
 from vlconcepts.models import load_model
-from vlconcepts.toyclip import (COLOR_SHAPE_LABELS, TrainingConfig, autocast_dtype, caption, default_checkpoint, eval_scenes,
+from vlconcepts.toyclip import (COLOR_SHAPE_LABELS, missed_bars, TrainingConfig, autocast_dtype, caption, default_checkpoint, eval_scenes,
                                 evaluate_zero_shot, load_toyclip, read_checkpoint, toyclip_config, train_toyclip)
-from vlconcepts.worlds import render_scenes, sample_scenes
+from vlconcepts.render import render_scenes, sample_scenes
 
 UNSEEN_SEED = 7_000_003  # test scenes from a seed that training (seed 0) and the notebook's test (2024) never used
 SMOKE = TrainingConfig(model=toyclip_config(image_size=32, vision_width=8, vision_layers=1, text_width=32, text_layers=1,
@@ -42,16 +41,12 @@ def test_smoke_training_on_the_world_resumes_exactly(tmp_path):
         assert torch.equal(a, b), name
 
 
-def test_default_checkpoint_loads_fast_and_meets_the_bars():
-    load_model("toyclip:default", device="cpu")                 # imports done; now time the load itself
-    started = time.perf_counter()
+def test_default_checkpoint_meets_the_accuracy_bars():
+    "The committed checkpoint reaches `toyclip.ACCURACY_BARS` on unseen scenes."
     model = load_model("toyclip:default", device="cpu")
-    print(f"load_model('toyclip:default'): {time.perf_counter() - started:.2f} s")
     results = evaluate_zero_shot(model.module, model.tokenizer, n_single=480, n_binding=40, n_relational=40, seed=UNSEEN_SEED)
     print({k: round(v, 3) for k, v in results.items() if k != "confusion"})
-    assert results["color_shape"] >= 0.90
-    for name in ("color", "shape", "material", "size"):
-        assert results[name] >= 0.85, (name, results[name])
+    assert not missed_bars(results), missed_bars(results)
 
 
 def test_default_checkpoint_through_the_model_interface():

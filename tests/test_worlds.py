@@ -1,4 +1,4 @@
-"""Bad-input and fault cases of `vlconcepts.worlds` (the happy paths are tested inline in nbs/03_worlds.ipynb)."""
+"""Bad-input and fault cases of the worlds (`vlconcepts.scenes`, `render`, `captions`; the happy paths are tested inline in nbs/03a-03c)."""
 import json
 
 import numpy as np
@@ -6,9 +6,9 @@ import pytest
 import torch
 
 from vlconcepts.core import InputValidationError, VLConceptsError
-from vlconcepts.worlds import (CLEVR_VOCAB, EXTENDED_VOCAB, Scene, SceneObject, Vocabulary, caption_holds, caption_object,
-                               caption_scene, false_caption, relation_holds, render_object_ids, render_scenes, resting_object,
-                               sample_scene, sample_scenes, scene_graph, scene_to_clevr)
+from vlconcepts.scenes import (CLEVR_VOCAB, EXTENDED_VOCAB, Scene, SceneObject, Vocabulary, relation_holds, resting_object)
+from vlconcepts.render import render_object_ids, render_scenes, sample_scene, sample_scenes, scene_to_clevr
+from vlconcepts.captions import caption_holds, caption_object, caption_scene, false_caption, scene_graph
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,11 @@ def test_clevr_entry_and_scene_graph_are_json(scene):
     again = json.loads(json.dumps(entry))
     assert again["objects"][0]["shape"] == scene.objects[0].shape
     assert all(isinstance(v, int) for o in again["objects"] for v in o["pixel_coords"][:2])
-    json.dumps(scene_graph(scene))
+    graph = json.loads(json.dumps(scene_graph(scene)))
+    assert [o["shape"] for o in graph["objects"]] == [o.shape for o in scene.objects]
+    for i, relation, j in graph["relations"]:                    # every relation triple is true of the scene
+        assert relation_holds(scene, i, relation, j)
+    assert graph["relationships"] == scene_to_clevr(scene, 0, "x.png", "new", 64)["relationships"]
 
 
 def test_same_seed_same_scene_and_image_across_generators():

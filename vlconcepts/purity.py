@@ -23,8 +23,8 @@ __all__ = ['PROBE_DEFAULTS', 'RELEASE_NIS_CLASSIFIER_SEED', 'PAPER_TABLE1', 'TAB
            'train_probes', 'train_probes_loop', 'purity_matrix', 'oracle_matrix', 'greedy_alignment',
            'align_purity_matrix', 'oracle_impurity_score', 'niche_correlations', 'nis_betas', 'nis_classifier_seed',
            'niche_impurities', 'niche_impurity_score', 'niche_impurity_scores', 'mig_score', 'sap_score',
-           'dci_disentanglement', 'r4_score', 'table1_representations', 'paper_table1', 'table1_scores', 'run_table1',
-           'summarise_table1']
+           'dci_disentanglement', 'r4_score', 'table1_representations', 'paper_table1', 'table1_scores',
+           'table1_trial_seed', 'run_table1', 'summarise_table1']
 
 # %% ../nbs/30_purity.ipynb #33103c67
 def _fail(what: str, fix: str):
@@ -747,7 +747,7 @@ def paper_table1():
     "The paper's Table 1 as a DataFrame (rows baseline / impure / p-value, one column per metric)."
     return _table1_frame(PAPER_TABLE1)
 
-# %% ../nbs/30_purity.ipynb #f6dea67b
+# %% ../nbs/30_purity.ipynb #84919715
 TABLE1_METRICS = ("OIS", "NIS", "NIS (release)", "SAP", "MIG", "R4", "DCI Dis", "DCI Dis (dlib)")
 
 
@@ -778,19 +778,26 @@ def table1_scores(c_soft, c_true, *, seed: int = 0, metrics=TABLE1_METRICS, orac
     return {name: 100 * compute[name]() for name in metrics}
 
 
+# %% ../nbs/30_purity.ipynb #e094e670
+def table1_trial_seed(seed: int, mode: str, trial: int) -> int:
+    "The seed of trial `trial` of representation `mode` ('baseline' or 'impure'): `seed + 1000·[impure] + trial`."
+    if mode not in ("baseline", "impure"): _fail(f"Unknown Table 1 representation {mode!r}.", "Use 'baseline' or 'impure'.")
+    return seed + 1000 * (mode == "impure") + trial
+
+# %% ../nbs/30_purity.ipynb #b71dfc2a
 def run_table1(n_samples: int = 3000, n_trials: int = 5, seed: int = 87, metrics=TABLE1_METRICS, k: int = 5,
                correlation: float = 0.0, r4_splits: int = 5, nis_classifier_seed=RELEASE_NIS_CLASSIFIER_SEED,
                show_progress: bool = True, **probe_kwargs):
     """Scores of both Table 1 representations over `n_trials` draws: a long DataFrame (mode, trial, metric, value in %).
 
-    Trial t of a mode draws everything from `seed + 1000·[impure] + t`; `nis_classifier_seed` is the "NIS (release)"
+    Trial t of a mode draws everything from `table1_trial_seed(seed, mode, t)`; `nis_classifier_seed` is the "NIS (release)"
     classifier's `random_state` in every trial (default 1, as in the reference; `None`: the trial's seed)."""
     import pandas as pd
     rows = []
     runs = [(m, t) for m in ("baseline", "impure") for t in range(n_trials)]
     oracles = {}
     for mode, trial in (progress(runs, desc="Table 1") if show_progress else runs):
-        trial_seed = seed + 1000 * (mode == "impure") + trial
+        trial_seed = table1_trial_seed(seed, mode, trial)
         c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
         if "OIS" in metrics and mode not in oracles:
             oracles[mode] = oracle_matrix(c_true, seed=trial_seed, **probe_kwargs)
