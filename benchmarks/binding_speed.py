@@ -24,6 +24,7 @@ from cache_speedup import timed  # the benchmarks' timer (this folder is on sys.
 
 TINY_FRACTIONS = {"single": 0.15, "two": 0.04, "rel": 0.03}   # the parameters cells of nbs/experiments/2[123]_binding_*
 FEATURE_MODELS = ("clip", "csp", "add", "mult", "conv", "tl", "rf")
+TINY_HPARAMS = {"csp": {"lr": 1e-3}, **{k: {"lr": 5e-3} for k in ("add", "mult", "conv", "tl", "rf")}}  # the notebooks' tiny rates
 
 
 def clip_ft_epoch(task_data, clip_spec: str, device: str) -> float:
@@ -59,7 +60,8 @@ def main(argv=None):
         print(f"feature extraction, 3 worlds ({args.clip}, {args.device}): {extract:.1f} s (once; cached afterwards)")
         per_task = {}
         for task, data in datasets.items():
-            _, per_task[task] = timed(lambda: run_binding(data, clip, FEATURE_MODELS, range(args.seeds), args.epochs, args.device))
+            _, per_task[task] = timed(lambda: run_binding(data, clip, FEATURE_MODELS, range(args.seeds), args.epochs, args.device,
+                                                            hparams_for=TINY_HPARAMS))
             print(f"  {task}: 7 models x {args.seeds} seeds x {args.epochs} epochs in {per_task[task]:.1f} s")
         total = sum(per_task.values())
         print(f"7 non-fine-tuned models x 3 worlds x {args.seeds} seeds on cached features: {total:.1f} s "
