@@ -108,3 +108,13 @@ def test_a_killed_probe_run_resumes_to_the_same_weights(tmp_path):
 
 def test_probe_predictions_rejects_bad_prompts():
     with pytest.raises(InputValidationError, match="prompt"): probe_predictions("toyclip:default", [], SMOKE_PROBE_CONFIG)
+
+
+def test_paper_optimizer_adafactor_trains(tmp_path):
+    config = replace(TINY, optimizer="adafactor", lr=1e-3, warmup=0, batch_size=4, steps=3, checkpoint_every=3)
+    inputs, labels = torch.randn(8, 5), torch.randint(3, 30, (8, 6))
+    model = VectorConditionedT5(probe_t5(config, 30), 5)
+    before = model.project.weight.detach().clone()
+    model = fit(model, inputs, labels, config, tmp_path / "run", device="cpu")
+    assert not torch.equal(before, model.project.weight) and [p.name for p in _checkpoints(tmp_path / "run")] == ["step-0000003"]
+    with pytest.raises(InputValidationError, match="adamw"): fit(model, inputs, labels, replace(config, optimizer="sgd"), tmp_path / "x", device="cpu")
