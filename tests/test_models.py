@@ -6,7 +6,7 @@ import torch
 
 from vlconcepts.core import InputValidationError, ModelSpecError, VLConceptsError
 from vlconcepts.models import (TINY_OPENCLIP_ARCH, _BACKENDS, known_prefixes, load_model,
-                               register_openclip_config, save_tiny_model, tiny_config)
+                               register_openclip_config, save_tiny_model, tiny_test_config)
 
 
 @pytest.fixture(scope="module")
@@ -91,13 +91,13 @@ def test_bad_openclip_configs(tmp_path):
     with pytest.raises(ModelSpecError, match="bad.json"):
         register_openclip_config(tmp_path / "bad.json")
     with pytest.raises(ModelSpecError, match="No tiny config for backend 'hf-nothing'"):
-        tiny_config("hf-nothing")
+        tiny_test_config("hf-nothing")
 
 
 def test_config_file_registration_by_stem(tmp_path):
     import json
     path = tmp_path / "my-tiny-clip.json"
-    path.write_text(json.dumps(dict(tiny_config("openclip"), embed_dim=24)))
+    path.write_text(json.dumps(dict(tiny_test_config("openclip"), embed_dim=24)))
     assert register_openclip_config(path) == "my-tiny-clip"
     assert load_model("openclip:my-tiny-clip", device="cpu").embed_dim == 24
 

@@ -26,7 +26,7 @@ def test_table1_impure_has_higher_ois_with_p_below_001():
 def test_niche_impurity_is_one_half_at_beta_zero():
     c_true, c_soft = purity.table1_representations(1000, 5, "impure", seed=0)
     for variant in ("paper", "release"):
-        impurities, betas = purity.niche_impurities(c_soft, c_true, variant=variant)
+        impurities, betas = purity.niche_impurity_curve(c_soft, c_true, variant=variant)
         assert betas[0] == 0
         np.testing.assert_allclose(impurities[0], 0.5, atol=1e-12)
 

@@ -11,7 +11,7 @@ import torch
 from vlconcepts.core import ModelSpecError
 from vlconcepts.models import load_model
 from vlconcepts.toyclip import (COLOR_SHAPE_LABELS, missed_bars, TrainingConfig, autocast_dtype, caption, default_checkpoint, eval_scenes,
-                                evaluate_zero_shot, load_toyclip, read_checkpoint, toyclip_config, train_toyclip)
+                                evaluate_zero_shot, load_toyclip_checkpoint, read_checkpoint, toyclip_config, train_toyclip)
 from vlconcepts.render import render_scenes, sample_scenes
 
 UNSEEN_SEED = 7_000_003  # test scenes from a seed that training (seed 0) and the notebook's test (2024) never used
@@ -66,14 +66,14 @@ def test_sha_mismatch_and_missing_files_are_refused(tmp_path):
     data[len(data) // 2] ^= 0xFF
     copy.write_bytes(bytes(data))
     with pytest.raises(ModelSpecError, match="SHA-256 mismatch"):
-        load_toyclip(copy, sha256=sha)
+        load_toyclip_checkpoint(copy, sha256=sha)
     (tmp_path / "toyclip-default.json").write_text(json.dumps({"file": copy.name, "sha256": sha}))
     with pytest.raises(ModelSpecError, match="SHA-256 mismatch"):
         load_model(f"toyclip:{copy}", device="cpu")
     with pytest.raises(ModelSpecError, match="not found"):
         load_model(f"toyclip:{tmp_path}/absent.pt", device="cpu")
     shutil.copy(path, tmp_path / "intact.pt")
-    assert load_toyclip(tmp_path / "intact.pt", sha256=sha)[0] is not None
+    assert load_toyclip_checkpoint(tmp_path / "intact.pt", sha256=sha)[0] is not None
 
 
 def test_missing_default_checkpoint_is_a_clear_error(monkeypatch, tmp_path):
