@@ -42,6 +42,8 @@ def test_smoke_training_on_the_world_resumes_exactly(tmp_path):
         assert torch.equal(a, b), name
     again = train_toyitm(SMOKE, tmp_path / "whole", device="cpu")               # a finished run trains nothing
     assert again.step == 6 and [h["loss"] for h in again.history] == losses
+    early = train_toyitm(ToyITMConfig(**{**asdict(SMOKE), "steps": 4, "schedule_steps": 6}), tmp_path / "early", device="cpu")
+    assert [h["loss"] for h in early.history] == losses[:4]                      # stopping early on the same schedule = a prefix
 
 
 def test_default_checkpoint_meets_the_bar_on_unseen_scenes():
