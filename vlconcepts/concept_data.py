@@ -23,7 +23,7 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'DSPRITES_SPEC', 'SHAPES3D_SPEC', 'ConceptDataset', 'tabular_toy_arrays', 'tabular_toy', 'FactorConceptSpec',
            'chain_restrictions', 'factor_mask', 'factor_grid_union', 'factor_concept_dataset',
            'shapes3d_classes_of_values', 'dsprites_concepts', 'shapes3d_concepts', 'spurious_background',
-           'concept_image_dataset']
+           'concept_image_dataset', 'hold_out_validation']
 
 # %% ../nbs/04f_concept_data.ipynb #72ad684e
 @dataclass
@@ -321,3 +321,12 @@ def concept_image_dataset(name: str, lam: int = 0, *, n_max: int = 2000, image_s
                                                                             size=image_size, factor_grid=grid)
         data = factor_data.load_3dshapes(path)
     return build(data, lam, seed=seed, n_max=n_max, image_size=image_size)
+
+# %% ../nbs/04f_concept_data.ipynb #431203f8
+def hold_out_validation(data: ConceptDataset, fraction: float = 0.15) -> tuple[ConceptDataset, tuple]:
+    "(the dataset without the first `fraction` of its training split, (x_val, c_val, y_val) of that held-out part)."
+    if not 0 < fraction < 1: raise InputValidationError(f"fraction must be in (0, 1); got {fraction}.")
+    n_val = max(1, int(fraction * len(data.x_train)))
+    train = ConceptDataset(data.name, data.x_train[n_val:], data.c_train[n_val:], data.y_train[n_val:], data.x_test,
+                           data.c_test, data.y_test, data.concept_names, data.n_classes)
+    return train, (data.x_train[:n_val], data.c_train[:n_val], data.y_train[:n_val])
