@@ -13,7 +13,7 @@ NOTEBOOKS = sorted((ROOT / "nbs").glob("[0-9]*.ipynb"))
 MAX_EXPORT_LINES = 50
 EXPORT = re.compile(r"^\s*#\|\s*export\b", re.M)
 # chapters not yet re-cut into the rhythm (issue 14 did the platform chapters it could; remove a name when it is re-cut)
-NOT_YET_RECUT = {"04d_factor_data", "04e_caption_data", "05_toyclip", "30_purity",
+NOT_YET_RECUT = {"04e_caption_data", "05_toyclip", "30_purity",
                  "05b_toyitm", "10_compmap", "40_compprompts", "41_probes"}
 
 

@@ -265,7 +265,7 @@ class FactorDataset:
             raise InputValidationError(f"{self.name} has no factor '{name}'; its factors are {list(self.factor_names)}.")
         return self.factor_classes[:, self.factor_names.index(name)]
 
-# %% ../nbs/04d_factor_data.ipynb #bb36aec8
+# %% ../nbs/04d_factor_data.ipynb #535abad1
 DSPRITES_LAYOUT = f"""$VLCONCEPTS_DATA/dsprites/{DSPRITES_FILENAME}
   keys: imgs uint8 [N,64,64]; latents_values float64 [N,6]; latents_classes int64 [N,6];
         metadata (dict as a 0-d object array: latents_names, latents_sizes, latents_possible_values, ...)"""
@@ -297,6 +297,7 @@ def _require(arrays: Mapping, file: Path, key: str, ndim: int, kinds: str, colum
     return array
 
 
+# %% ../nbs/04d_factor_data.ipynb #e60f45cc
 @DSPRITES_DATASET.loads
 def load_dsprites(path: Path | str | None = None) -> FactorDataset:
     "Read a dSprites `.npz` (the release or an `export_dsprites` file; a file or its folder) into a `FactorDataset`."
