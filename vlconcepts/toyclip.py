@@ -38,7 +38,7 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'CHECKPOINT_FORMAT
            'material_captioner', 'world_theme', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy',
            'binding_accuracy', 'relational_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars',
            'release_state', 'sha256_of', 'export_release', 'verify_sha256', 'load_toyclip_checkpoint', 'assets_dir',
-           'default_checkpoint', 'load_toyclip_model']
+           'packaged_release', 'default_checkpoint', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #a9e112d0
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -642,14 +642,22 @@ def assets_dir() -> Path:
     return Path(str(resources.files("vlconcepts"))) / "assets" / "toyclip"
 
 
+def packaged_release(folder: Path, stem: str, model: str, notebook: str) -> tuple[Path, str]:
+    "Path and SHA-256 of a release committed in `folder` (manifest `<stem>.json`); clear errors when either file is missing."
+    manifest = folder / f"{stem}.json"
+    if not manifest.is_file():
+        raise ModelSpecError(f"The committed {model} manifest is missing ({manifest}). Reinstall vlconcepts, or retrain it with "
+                             f"{notebook} and export_release(...).")
+    info = json.loads(manifest.read_text())
+    path = folder / info["file"]
+    if not path.is_file(): raise ModelSpecError(f"The committed {model} checkpoint is missing: {path}. Restore it (git checkout) "
+                                                f"or retrain with {notebook}.")
+    return path, info["sha256"]
+
+
 def default_checkpoint() -> tuple[Path, str]:
     "Path and SHA-256 of the committed release, from its manifest `toyclip-default.json`."
-    manifest = assets_dir() / "toyclip-default.json"
-    if not manifest.is_file():
-        raise ModelSpecError(f"The committed ToyCLIP manifest is missing ({manifest}). Reinstall vlconcepts, or retrain it with "
-                             "nbs/experiments/05_toyclip_training.ipynb and export_release(...).")
-    info = json.loads(manifest.read_text())
-    return assets_dir() / info["file"], info["sha256"]
+    return packaged_release(assets_dir(), "toyclip-default", "ToyCLIP", "nbs/experiments/05_toyclip_training.ipynb")
 
 
 @register_backend("toyclip")
@@ -658,8 +666,6 @@ def load_toyclip_model(rest: str, device) -> OpenCLIPModel:
     rest = rest.strip()
     if rest in ("", "default"):
         path, sha = default_checkpoint()
-        if not path.is_file(): raise ModelSpecError(f"The committed ToyCLIP checkpoint is missing: {path}. Restore it (git checkout) "
-                                                    "or retrain with nbs/experiments/05_toyclip_training.ipynb.")
     else: path, sha = Path(rest).expanduser(), None
     model, tokenizer, _ = load_toyclip_checkpoint(path, device=device, sha256=sha)
     return OpenCLIPModel(model, tokenizer, f"toyclip:{rest}", device)

@@ -24,7 +24,7 @@ from .captions import (FIELD_ORDER, RELATION_PHRASES, caption_holds, caption_obj
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
-from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, parameter_groups,
+from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, packaged_release, parameter_groups,
                                 save_checkpoint, sha256_of, to_uint8)
 
 logger = get_logger(__name__)
@@ -447,13 +447,8 @@ def assets_dir() -> Path:
 
 
 def default_checkpoint() -> tuple[Path, str]:
-    "Path and SHA-256 of the committed release, from its manifest `toyitm-default.json`."
-    manifest = assets_dir() / "toyitm-default.json"
-    if not manifest.is_file():
-        raise ModelSpecError(f"The committed ToyITM manifest is missing ({manifest}). Reinstall vlconcepts, or retrain it with "
-                             "nbs/experiments/05b_toyitm_training.ipynb and export_release(...).")
-    info = json.loads(manifest.read_text())
-    return assets_dir() / info["file"], info["sha256"]
+    "Path and SHA-256 of the committed release, from its manifest `toyitm-default.json` (`toyclip.packaged_release`)."
+    return packaged_release(assets_dir(), "toyitm-default", "ToyITM", "nbs/experiments/05b_toyitm_training.ipynb")
 
 
 @register_backend("toyitm")
@@ -462,7 +457,5 @@ def load_toyitm_model(rest: str, device) -> ViltITMModel:
     rest = rest.strip()
     if rest in ("", "default"):
         path, sha = default_checkpoint()
-        if not path.is_file(): raise ModelSpecError(f"The committed ToyITM checkpoint is missing: {path}. Restore it (git checkout) "
-                                                    "or retrain with nbs/experiments/05b_toyitm_training.ipynb.")
     else: path, sha = Path(rest).expanduser(), None
     return load_toyitm(path, device=device, sha256=sha, spec=f"toyitm:{rest}")
