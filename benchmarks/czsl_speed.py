@@ -24,23 +24,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import time
 
 import torch
 
+from _common import load, peak_rss_gb  # benchmarks/_common.py
 from vlconcepts.czsl import bias_sweep, bias_sweeps, reference_bias_sweep
 
 
-def load() -> str:
-    "The 1/5/15-minute load averages and the core count."
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} on {os.cpu_count()} cores"
-
-
-def peak_rss_gb() -> float:
-    "This process's peak resident memory so far, GB (Linux reports ru_maxrss in KiB)."
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 
 
 def open_world_case(n_images: int, n_labels: int, n_seen: int, n_unseen_in_split: int, seed: int, device: str):

@@ -18,27 +18,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import threading
 import time
 
 import numpy as np
 import torch
 
+from _common import load, peak_rss_gb  # benchmarks/_common.py
 from vlconcepts.mac import METRIC_NAMES, multilabel_metrics, multilabel_metrics_per_image
 
 ATTRIBUTE_COUNT_FREQUENCIES = {1: 1415, 2: 3761, 3: 5020, 4: 3439, 5: 1692, 6: 534, 7: 120, 8: 21, 9: 2}  # spec §2.1
 
 
-def load() -> str:
-    "The 1/5/15-minute load averages and the core count."
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} on {os.cpu_count()} cores"
-
-
-def peak_rss_gb() -> float:
-    "Peak resident set size of this process so far, in GB (Linux reports KiB)."
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20
 
 
 def problem(n_images: int, n_attributes: int, n_objects: int, signal: float, decimals: int | None, seed: int = 0):

@@ -16,20 +16,15 @@ The load average is printed before and after: on a shared machine it changes the
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import time
 
 import numpy as np
 import torch
 
+from _common import load  # benchmarks/_common.py
 from vlconcepts import purity
 
-
-def load() -> str:
-    "The 1/5/15-minute load averages and the core count."
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} on {os.cpu_count()} cores"
 
 
 def nis_loop(c_soft, c_true, *, seed=0, variant="paper"):
