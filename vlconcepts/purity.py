@@ -26,7 +26,7 @@ __all__ = ['PROBE_DEFAULTS', 'RELEASE_NIS_CLASSIFIER_SEED', 'PAPER_TABLE1', 'TAB
            'dci_disentanglement', 'r4_score', 'table1_representations', 'paper_table1', 'table1_scores',
            'table1_trial_seed', 'run_table1', 'summarise_table1']
 
-# %% ../nbs/30_purity.ipynb #09db5df1
+# %% ../nbs/30_purity.ipynb #654d069c
 def _fail(what: str, fix: str):
     "Raise an `InputValidationError` that says what was wrong and how to fix it."
     raise InputValidationError(f"{what} {fix}")
@@ -39,7 +39,7 @@ def _check_finite(name: str, array: np.ndarray):
         _fail(f"{name} contains {bad} NaN or infinite value(s).",
               "Remove or impute those samples (e.g. `np.nan_to_num`) before computing purity metrics.")
 
-
+# %% ../nbs/30_purity.ipynb #9cb7cd5f
 def concept_list(c_soft, name: str = "c_soft") -> list[np.ndarray]:
     "Learnt concepts as a list of `k` float arrays `(n, d_i)`, from `(n, k)`, `(n, d, k)` or a list of `(n,)`/`(n, d_i)` arrays."
     if isinstance(c_soft, (list, tuple)):
@@ -60,7 +60,7 @@ def concept_list(c_soft, name: str = "c_soft") -> list[np.ndarray]:
     for i, c in enumerate(concepts): _check_finite(f"{name} concept {i}", c)
     return concepts
 
-
+# %% ../nbs/30_purity.ipynb #9e7c7d3d
 def encode_labels(c_true, name: str = "c_true") -> np.ndarray:
     "Ground-truth concepts `(n, k)` re-coded to integer labels `0..C_j-1` per column; rejects non-discrete and constant columns."
     array = np.asarray(c_true)
@@ -80,7 +80,7 @@ def encode_labels(c_true, name: str = "c_true") -> np.ndarray:
                   "A constant concept cannot be predicted or scored; drop that column.")
     return labels
 
-
+# %% ../nbs/30_purity.ipynb #c8efd44f
 def validate_concepts(c_soft, c_true, *, min_soft: bool = True) -> tuple[list[np.ndarray], np.ndarray]:
     "Check and convert `(c_soft, c_true)`; returns (list of `(n, d_i)` learnt concepts, integer labels `(n, k_true)`)."
     concepts, labels = concept_list(c_soft), encode_labels(c_true)
@@ -92,7 +92,7 @@ def validate_concepts(c_soft, c_true, *, min_soft: bool = True) -> tuple[list[np
               "Learn at least as many concepts as there are true concepts (or drop true concepts).")
     return concepts, labels
 
-# %% ../nbs/30_purity.ipynb #92a2ce0c
+# %% ../nbs/30_purity.ipynb #ec9835a3
 def split_indices(n: int, test_size: float = 0.2, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     "A seeded shuffled split of `range(n)` into (train, test) index arrays, test fraction `test_size`."
     if not 0 < test_size < 1: _fail(f"test_size={test_size}.", "Use a fraction strictly between 0 and 1.")
@@ -109,7 +109,7 @@ def check_test_classes(labels_test: np.ndarray, where: str = "test split"):
         _fail(f"True concept(s) {single} have a single class in the {where}, so their AUC is undefined.",
               "Use more samples, another seed, or drop those (nearly constant) concepts.")
 
-
+# %% ../nbs/30_purity.ipynb #05f0e565
 def auc_rows(scores, positive) -> np.ndarray:
     "ROC-AUC of each row of `scores` `(m, n)` against boolean labels `positive` (`(n,)` or `(m, n)`); ties count one half."
     scores = np.asarray(scores, dtype=np.float64)
@@ -120,7 +120,7 @@ def auc_rows(scores, positive) -> np.ndarray:
     if np.any(n_pos == 0) or np.any(n_neg == 0): _fail("An AUC was requested for labels with a single class.", "Check the test split holds both classes.")
     return ((ranks * positive).sum(1) - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
 
-# %% ../nbs/30_purity.ipynb #dfe79be9
+# %% ../nbs/30_purity.ipynb #0d47271d
 def glorot_uniform(shape: tuple[int, ...], fan_in: int, fan_out: int, generator: torch.Generator) -> torch.Tensor:
     "Keras' default Dense kernel initialiser: U(-l, l) with l = sqrt(6 / (fan_in + fan_out))."
     limit = math.sqrt(6.0 / (fan_in + fan_out))
@@ -138,7 +138,7 @@ def init_probe_weights(input_dims: Sequence[int], n_outputs: int, hidden: int = 
     w2 = glorot_uniform((n_probes, hidden, n_outputs), hidden, n_outputs, generator)
     return {"w1": w1, "b1": torch.zeros(n_probes, 1, hidden), "w2": w2, "b2": torch.zeros(n_probes, 1, n_outputs)}
 
-
+# %% ../nbs/30_purity.ipynb #1096f94a
 def probe_forward(weights: dict, inputs: torch.Tensor) -> torch.Tensor:
     "Logits `[P, B, C]` of all probes on their inputs `[P, B, d]`."
     hidden = torch.relu(torch.baddbmm(weights["b1"], inputs, weights["w1"]))
@@ -154,7 +154,7 @@ def probe_loss(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         per_sample = F.cross_entropy(logits.reshape(-1, n_outputs), targets.reshape(-1), reduction="none").view(n_probes, batch)
     return per_sample.mean(1).sum()
 
-# %% ../nbs/30_purity.ipynb #d5b26997
+# %% ../nbs/30_purity.ipynb #01269e1c
 def _active_ranges(sorted_x: torch.Tensor, w1: torch.Tensor, b1: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     "For each probe and hidden unit, the [lo, hi) positions of the sorted inputs `[P, B]` where w1·x + b1 > 0."
     n = sorted_x.shape[1]
@@ -167,7 +167,7 @@ def _active_ranges(sorted_x: torch.Tensor, w1: torch.Tensor, b1: torch.Tensor) -
         hi = torch.where(w1 > 0, n, torch.where(w1 < 0, below, n))
     return lo, torch.maximum(hi, lo)
 
-
+# %% ../nbs/30_purity.ipynb #f3de7223
 def _range_sums(prefix: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor) -> torch.Tensor:
     "Sums over position ranges [lo, hi) `[P, H]` from channel-first prefix sums `[m, P, B+1]`: `[m, P, H]`."
     take = lambda idx: torch.gather(prefix, 2, idx.expand(prefix.shape[0], -1, -1))
@@ -180,7 +180,7 @@ def _cumsum_from_zero(values: torch.Tensor) -> torch.Tensor:
     torch.cumsum(values, dim=-1, out=out[..., 1:])
     return out
 
-
+# %% ../nbs/30_purity.ipynb #2def39b7
 def scalar_probe_logits(sorted_x: torch.Tensor, w1, b1, w2, b2, ranges=None) -> torch.Tensor:
     "Logits `[P, B, C]` of scalar-input probes (w1, b1 `[P, H]`, w2 `[P, H, C]`, b2 `[P, C]`) on sorted inputs `[P, B]`."
     return _scalar_logits_channels(sorted_x, w1, b1, w2, b2, ranges).permute(1, 2, 0)
@@ -204,7 +204,7 @@ def _scalar_logits_channels(sorted_x, w1, b1, w2, b2, ranges=None, workspace=Non
     logits = running[n_out:].add_(b2.T[..., None])
     return logits.addcmul_(running[:n_out], sorted_x)
 
-
+# %% ../nbs/30_purity.ipynb #ba842779
 def scalar_probe_gradients(sorted_x: torch.Tensor, targets: torch.Tensor, w1, b1, w2, b2, workspace=None) -> tuple:
     "Gradients of the mean probe loss (BCE for C = 1, softmax CE otherwise) w.r.t. (w1, b1, w2, b2), per probe."
     ranges = _active_ranges(sorted_x, w1, b1)
@@ -224,13 +224,13 @@ def scalar_probe_gradients(sorted_x: torch.Tensor, targets: torch.Tensor, w1, b1
     grad_w2 = w1[..., None] * s_gx + b1[..., None] * s_g
     return (w2 * s_gx).sum(2), (w2 * s_g).sum(2), grad_w2, g.sum(2).T / n
 
-# %% ../nbs/30_purity.ipynb #19a19a72
+# %% ../nbs/30_purity.ipynb #96140103
 def _batch_orders(n_train: int, epochs: int, seed: int) -> list[torch.Tensor]:
     "One shuffled sample order per epoch, shared by every probe."
     generator = torch_generator(seed + 1)
     return [torch.randperm(n_train, generator=generator) for _ in range(epochs)]
 
-
+# %% ../nbs/30_purity.ipynb #fdb2a220
 def _train_dense_chunk(weights, x_train, y_train, x_test, inputs, targets, orders, batch, lr):
     "Train one chunk of dense batched probes with autograd; return its test logits."
     weights = {name: w.clone().requires_grad_(True) for name, w in weights.items()}
@@ -245,13 +245,13 @@ def _train_dense_chunk(weights, x_train, y_train, x_test, inputs, targets, order
             optimiser.step()
     with torch.no_grad(): return probe_forward(weights, x_test[inputs])
 
-
+# %% ../nbs/30_purity.ipynb #9a54bff7
 def _sorted_batch(x: torch.Tensor, y: torch.Tensor, inputs, targets):
     "Sort each input's values `[k_in, B]`; return per-probe sorted inputs `[P, B]` (float64) and aligned targets `[P, B]`."
     sorted_x, order = torch.sort(x, dim=1)
     return sorted_x[inputs], torch.gather(y[targets], 1, order[inputs])
 
-
+# %% ../nbs/30_purity.ipynb #c1e1c4a2
 def _train_scalar_chunk(weights, x_train, y_train, x_test, inputs, targets, orders, batch, lr):
     "Train one chunk of scalar-input probes with the sorted-range kernel; return its test logits (in test order)."
     params = [weights["w1"][:, 0].clone(), weights["b1"][:, 0].clone(), weights["w2"].clone(), weights["b2"][:, 0].clone()]
@@ -273,7 +273,7 @@ def _train_scalar_chunk(weights, x_train, y_train, x_test, inputs, targets, orde
         position = torch.argsort(order, dim=1)[inputs]                                     # where each test sample went
         return torch.gather(logits, 2, position.expand_as(logits)).permute(1, 2, 0)
 
-
+# %% ../nbs/30_purity.ipynb #a2a28716
 def train_probes(features: torch.Tensor, labels: torch.Tensor, input_of, target_of, n_outputs: int, *,
                  train_idx, test_idx, input_dims=None, hidden: int = 32, epochs: int = 25, batch_size: int = 512,
                  lr: float = 1e-3, seed: int = 0, chunk_size: int = 4096, kernel: str = "auto", device="cpu",
@@ -335,7 +335,7 @@ def train_probes_loop(features: torch.Tensor, labels: torch.Tensor, input_of, ta
         with torch.no_grad(): outputs.append(net(x[test_idx]).cpu())
     return torch.stack(outputs)
 
-# %% ../nbs/30_purity.ipynb #15d07c5b
+# %% ../nbs/30_purity.ipynb #a5b53c02
 PROBE_DEFAULTS = dict(hidden=32, epochs=25, batch_size=512, lr=1e-3)  # the reference's ψ budget (specs/purity.md §1)
 
 
@@ -346,7 +346,7 @@ def _padded_features(concepts: list[np.ndarray]) -> tuple[torch.Tensor, list[int
     for i, c in enumerate(concepts): features[i, :, :c.shape[1]] = torch.as_tensor(c, dtype=torch.float32)
     return features, dims
 
-
+# %% ../nbs/30_purity.ipynb #25ef1107
 def _cell_aucs(logits: torch.Tensor, truth: np.ndarray) -> np.ndarray:
     "AUC of each probe's test logits `[P, n_test, C]` against its true labels `[P, n_test]`."
     if logits.shape[2] == 1: return auc_rows(logits[..., 0].double().numpy(), truth == 1)
@@ -357,7 +357,7 @@ def _cell_aucs(logits: torch.Tensor, truth: np.ndarray) -> np.ndarray:
         aucs[p] = auc_rows(probs[p][:, present].T, truth[p][None] == present[:, None]).mean()
     return aucs
 
-
+# %% ../nbs/30_purity.ipynb #e2bb1426
 def purity_matrix(c_soft, c_true, *, seed: int = 0, test_size: float = 0.2, split=None, implementation: str = "batched",
                   device="cpu", chunk_size: int = 4096, skip_diagonal: bool = False, show_progress: bool = False,
                   **probe_kwargs) -> np.ndarray:
@@ -476,7 +476,7 @@ def nis_classifier_seed(variant: str = "paper", seed: int = 0, classifier_seed=N
     if classifier_seed is not None: return int(classifier_seed)
     return RELEASE_NIS_CLASSIFIER_SEED if variant == "release" else int(seed)
 
-# %% ../nbs/30_purity.ipynb #38a5d0f4
+# %% ../nbs/30_purity.ipynb #0343736c
 def _fit_niche_classifier(x_train: np.ndarray, y_train: np.ndarray, seed: int, **mlp_kwargs):
     "The reference's f: sklearn MLPClassifier((20, 20)), batch min(512, n), L2 1e-4, up to 1000 epochs; multi-label."
     from sklearn.exceptions import ConvergenceWarning
@@ -488,7 +488,7 @@ def _fit_niche_classifier(x_train: np.ndarray, y_train: np.ndarray, seed: int, *
         classifier.fit(x_train, y_train)
     return classifier
 
-
+# %% ../nbs/30_purity.ipynb #60f18b26
 def _niche_predictions(c_soft, c_true, *, seed, betas, c_soft_train, c_true_train, test_size, classifier_seed, **mlp_kwargs):
     "f's test probability for concept j with j's niche removed, `[n_betas, k_true, n_test]`, and the test labels; `seed` draws the split."
     concepts, labels = validate_concepts(c_soft, c_true)
@@ -523,7 +523,7 @@ def _niche_predictions(c_soft, c_true, *, seed, betas, c_soft_train, c_true_trai
         for m, (b, j) in enumerate(block): predictions[b, j] = proba[m, :, j]
     return predictions, test_labels
 
-
+# %% ../nbs/30_purity.ipynb #06605bce
 def _impurities_from_predictions(predictions: np.ndarray, test_labels: np.ndarray, variant: str) -> np.ndarray:
     "NI `[n_betas, k_true]`: per-concept AUC (paper) or AUC after a softmax across concepts (release)."
     if variant == "release":
@@ -533,6 +533,11 @@ def _impurities_from_predictions(predictions: np.ndarray, test_labels: np.ndarra
     return np.stack([auc_rows(p, positive) for p in predictions])
 
 
+def _trapezoid(curve: np.ndarray, betas: np.ndarray) -> float:
+    "Trapezoid-rule integral of `curve` over `betas`."
+    return float(np.sum((curve[1:] + curve[:-1]) / 2 * np.diff(betas)))
+
+# %% ../nbs/30_purity.ipynb #ae04262a
 def niche_impurity_curve(c_soft, c_true, *, seed: int = 0, variant: str = "paper", betas=None, c_soft_train=None,
                      c_true_train=None, test_size: float = 0.2, classifier_seed=None, **mlp_kwargs) -> tuple[np.ndarray, np.ndarray]:
     """Niche impurities NI `[n_betas, k_true]` and the β grid.
@@ -549,12 +554,7 @@ def niche_impurity_curve(c_soft, c_true, *, seed: int = 0, variant: str = "paper
                                                   classifier_seed=classifier_seed, **mlp_kwargs)
     return _impurities_from_predictions(predictions, test_labels, variant), betas
 
-
-def _trapezoid(curve: np.ndarray, betas: np.ndarray) -> float:
-    "Trapezoid-rule integral of `curve` over `betas`."
-    return float(np.sum((curve[1:] + curve[:-1]) / 2 * np.diff(betas)))
-
-
+# %% ../nbs/30_purity.ipynb #9fda37d3
 def niche_impurity_score(c_soft, c_true, *, seed: int = 0, variant: str = "paper", betas=None, c_soft_train=None,
                          c_true_train=None, test_size: float = 0.2, classifier_seed=None, **mlp_kwargs) -> float:
     """Niche impurity score NIS = ∫ mean_j NI_j(β) dβ (trapezoid rule over `betas`).
@@ -567,7 +567,7 @@ def niche_impurity_score(c_soft, c_true, *, seed: int = 0, variant: str = "paper
                                          **mlp_kwargs)
     return _trapezoid(impurities.mean(1), betas)
 
-
+# %% ../nbs/30_purity.ipynb #3c06fd50
 def niche_impurity_scores(c_soft, c_true, *, seed: int = 0, variants=("paper", "release"), classifier_seeds=None,
                           **kwargs) -> dict:
     """NIS of several variants, {variant: score}, equal to separate `niche_impurity_score` calls.
@@ -724,7 +724,7 @@ def table1_representations(n: int = 3000, k: int = 5, mode: str = "baseline", se
         c_soft[:, j] = low[:, j] + (bin_index + rng.rand(n)) * (0.05 / 2 ** (k - 1))
     return c_true, c_soft
 
-# %% ../nbs/30_purity.ipynb #43002be0
+# %% ../nbs/30_purity.ipynb #69abbb03
 PAPER_TABLE1 = {  # metric: (baseline mean, baseline std, impure mean, impure std, p-value); source: specs/purity.md §3, poster Table 1
     "OIS": (4.69, 0.43, 22.58, 2.34, 7.38e-5),
     "NIS": (66.25, 2.31, 72.36, 1.26, 3.24e-3),
@@ -735,7 +735,7 @@ PAPER_TABLE1 = {  # metric: (baseline mean, baseline std, impure mean, impure st
 }
 TABLE1_ROWS = ("Baseline Soft (%)", "Impure Soft (%)", "p-value")
 
-
+# %% ../nbs/30_purity.ipynb #f4f11463
 def _table1_frame(columns: dict):
     "A Table-1-shaped DataFrame from {metric: (b_mean, b_std, i_mean, i_std, p)}."
     import pandas as pd
