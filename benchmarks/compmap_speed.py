@@ -89,12 +89,36 @@ def step_times(data, device, repeats: int = 20) -> tuple[float, float]:
     return out["direct"], out["factorised"]
 
 
+def step_gflop(n_attr: int = 115, n_obj: int = 245, word_dim: int = 600, dim: int = 360, batch: int = 128, n_seen: int = 1262) -> float:
+    "GFLOP of one training step (forward + backward of the matrix products; everything else is negligible)."
+    forward = {"attribute projection": n_attr * word_dim * dim, "object projection": n_obj * word_dim * dim,
+               "image projection": batch * dim * dim, "logits": batch * dim * n_seen}
+    # backward: two products per forward product (weight and input gradients), except the image projection's input (x needs none)
+    macs = sum(forward.values()) + 2 * sum(forward.values()) - forward["image projection"]
+    return 2 * macs / 1e9
+
+
+def matmul_peak(device: str, size: int = 2048, repeats: int = 10) -> float:
+    "GFLOP/s of a large float32 matrix product: what this machine's matmul can do at best."
+    a, b = torch.randn(size, size, device=device), torch.randn(size, size, device=device)
+    a @ b
+    if device.startswith("cuda"): torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(repeats): a @ b
+    if device.startswith("cuda"): torch.cuda.synchronize()
+    return 2 * size ** 3 * repeats / (time.perf_counter() - start) / 1e9
+
+
 def paper_model(epochs: int, device: str) -> float:
     "Train one paper-size composition model for `epochs`; print measured and 400-epoch seconds."
     data = paper_size_data()
     direct, factorised = step_times(data, device)
     print(f"one step (batch 128, 1,262 seen pairs): direct {1e3 * direct:.1f} ms, factorised {1e3 * factorised:.1f} ms "
           f"({direct / factorised:.1f}x)")
+    gflop, peak, steps = step_gflop(), matmul_peak(device), 400 * (30_000 // 128)
+    print(f"arithmetic: {gflop:.2f} GFLOP per factorised step, {steps:,} steps in 400 epochs = {gflop * steps / 1e3:.1f} TFLOP; "
+          f"the factorised step runs at {gflop / factorised:.0f} GFLOP/s; a 2048x2048 float32 matmul here: {peak:.0f} GFLOP/s, "
+          f"so 400 epochs need at least {gflop * steps / peak:.0f} s of training steps even at that peak (target: 300 s)")
     config = CompositionConfig(epochs=epochs, cpu_threads=torch.get_num_threads())
     start = time.perf_counter()
     run = fit_composition_model(*data, config, device=device, name="benchmark", use_cache=False)

@@ -21,11 +21,17 @@ import numpy as np
 import pandas as pd
 import torch
 import torch.nn.functional as F
+from fastcore.basics import patch
 from torch import nn
 
+from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import cached_activations, cached_image_features, cached_text_features, dataset_fingerprint
 from .core import (DatasetNotFound, InputValidationError, VLConceptsError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
+from .cub_data import export_cub, load_cub
+from .czsl import bias_sweep, bias_sweeps
+from .models import packaged_minilm_dir
+from .toyclip import TrainingConfig, toyclip_config, train_toyclip
 
 logger = get_logger(__name__)
 
@@ -36,17 +42,43 @@ __all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'PAPER_SOURCE', 'MIT_STATES_
            'template_set', 'fill_prompts', 'text_embeddings', 'concept_activations', 'group_softmax',
            'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors', 'word_vectors', 'intervene',
            'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun', 'composition_scores',
-           'fit_composition_model', 'MitStates', 'prepare_mit_states', 'primitive_concepts', 'mit_states_rows',
-           'interpretability_gap', 'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks', 'few_shot_accuracies',
-           'topk_hits', 'alignment_accuracy', 'compmap_dataset', 'toyclip_width_spec']
+           'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states', 'primitive_concepts',
+           'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks',
+           'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec']
 
-# %% ../nbs/10_compmap.ipynb #abe8ce14
+# %% ../nbs/10_compmap.ipynb #34d2369c
 CZSL_COLUMNS = ["Val AUC k=1", "Val AUC k=2", "Val AUC k=3", "Test AUC k=1", "Test AUC k=2", "Test AUC k=3",
                 "Seen", "Unseen", "HM"]
 CUB_COLUMNS = ["n=5 k=1", "n=5 k=5", "n=10 k=1", "n=10 k=5", "n=100 k=1", "n=100 k=5", "n=200 k=1", "n=200 k=5",
                "Full shot"]
 
-_PAPER_TEXT = {  # table id -> (columns, rows "Method | v1 v2 ..."); '/' and '-' are blanks in the paper
+_PAPER_TEXT: dict[str, tuple[list[str], str]] = {}  # table id -> (columns, rows "Method | v1 v2 ..."); '/' and '-' are blanks
+PAPER_SOURCE = "Yun et al., TMLR 2023 (../shared/papers/compmap_yun2023.txt)"
+
+
+def _paper_value(text: str):
+    "A number, a 'mean±std' string kept as text, or NaN for the paper's blanks ('/', '-')."
+    if text in ("/", "-"): return np.nan
+    return text if "±" in text else float(text)
+
+
+def paper_table(table_id: str) -> pd.DataFrame:
+    "The paper's `table_id` (e.g. 'Table 1', 'Table 3 (CUB)', 'Table A8') as a DataFrame indexed by method."
+    if table_id not in _PAPER_TEXT:
+        raise InputValidationError(f"No transcribed paper table {table_id!r}; known: {list(_PAPER_TEXT)}.")
+    columns, text = _PAPER_TEXT[table_id]
+    rows = {}
+    for line in text.strip().splitlines():
+        method, values = (part.strip() for part in line.split("|"))
+        cells = values.split()
+        if len(cells) != len(columns): raise VLConceptsError(f"{table_id}: row {method!r} has {len(cells)} values for {len(columns)} columns.")
+        rows[method] = [_paper_value(c) for c in cells]
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+    table.index.name = f"{table_id} ({PAPER_SOURCE})"
+    return table
+
+# %% ../nbs/10_compmap.ipynb #af8a8f89
+_PAPER_TEXT.update({
 "Table 1": (CZSL_COLUMNS, """
 Oracle-Prim | 99.9 99.7 99.7 99.9 99.9 99.9 100.0 100.0 99.9
 CLIP-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
@@ -77,6 +109,10 @@ ALBEF | 62.0 41.5 28.4 46.9"""),
 CLIP | 34.0 85.5 90.1 90.0
 ViLT | 39.3 90.3 93.2 88.8
 ALBEF | 36.1 89.4 92.7 90.4"""),
+})
+
+# %% ../nbs/10_compmap.ipynb #b710a48e
+_PAPER_TEXT.update({
 "Table 4": (["MIT Acc-Instance", "MIT Acc-Attribute", "MIT Acc-Object", "MIT Acc-Class", "CUB Acc-Instance", "CUB Acc-Class"], """
 Oracle-Prim | 99.6 99.5 99.8 99.3 96.5 97.0
 CLIP-Prim | 51.4 34.3 68.5 22.5 37.6 0.0"""),
@@ -108,6 +144,10 @@ PEMb-NCM | 80.8 91.5
 CLIP-Prim | 74.1 87.5
 ViLT-Prim | 69.9 84.0
 ALBEF-Prim | 74.1 86.3"""),
+})
+
+# %% ../nbs/10_compmap.ipynb #bc6cff82
+_PAPER_TEXT.update({
 "Table A4": (CZSL_COLUMNS, """
 CGE_ff | 6.8 / / 5.1 / / 28.7 25.3 17.2
 Single: CLIP-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
@@ -124,6 +164,10 @@ Single: CLIP-Interv(Partial) | 35.8 53.4 62.9 32.6 53.7 63.2 54.1 68.2 49.4
 Aggregated: CLIP-Prim | 8.7±0.2 18.1±0.3 25.5±0.2 7.1±0.2 16.2±0.1 23.7±0.2 35.1±0.5 27.7±0.3 20.7±0.4
 Aggregated: CLIP-Interv(Full) | 39.3±3.9 58.6±3.5 68.6±3.4 39.9±3.0 58.1±3.1 68.4±2.6 59.2±2.4 72.7±2.4 55.7±2.6
 Aggregated: CLIP-Interv(Partial) | 43.6±4.3 64.0±4.3 73.3±4.2 44.0±3.4 63.7±3.5 73.3±3.1 62.8±3.2 75.2±2.1 59.0±2.9"""),
+})
+
+# %% ../nbs/10_compmap.ipynb #c582e79b
+_PAPER_TEXT.update({
 "Table A7": (CZSL_COLUMNS, """
 GT Composition | 99.9 99.7 99.7 99.9 99.9 99.9 100 100 99.9
 1 prompt: CLIP-Prim | 8.2 17.4 24.2 7.1 16.3 24.0 35.0 28.2 20.8
@@ -149,30 +193,7 @@ CLIP-ViT-B/32-Interv(Partial) | 35.8 53.4 62.9 32.6 53.7 63.2 54.1 68.2 49.4
 CLIP-ViT-L/14-336px-Prim | 9.3 19.6 27.2 8.0 17.9 26.4 38.0 29.1 21.8
 CLIP-ViT-L/14-336px-Interv(Full) | 12.7 22.1 29.8 8.2 16.8 24.9 29.6 33.6 23.9
 CLIP-ViT-L/14-336px-Interv(Partial) | 16.3 27.6 37.0 11.1 23.7 33.5 36.7 37.3 27.5"""),
-}
-PAPER_SOURCE = "Yun et al., TMLR 2023 (../shared/papers/compmap_yun2023.txt)"
-
-# %% ../nbs/10_compmap.ipynb #5a79a50a
-def _paper_value(text: str):
-    "A number, a 'mean±std' string kept as text, or NaN for the paper's blanks ('/', '-')."
-    if text in ("/", "-"): return np.nan
-    return text if "±" in text else float(text)
-
-
-def paper_table(table_id: str) -> pd.DataFrame:
-    "The paper's `table_id` (e.g. 'Table 1', 'Table 3 (CUB)', 'Table A8') as a DataFrame indexed by method."
-    if table_id not in _PAPER_TEXT:
-        raise InputValidationError(f"No transcribed paper table {table_id!r}; known: {list(_PAPER_TEXT)}.")
-    columns, text = _PAPER_TEXT[table_id]
-    rows = {}
-    for line in text.strip().splitlines():
-        method, values = (part.strip() for part in line.split("|"))
-        cells = values.split()
-        if len(cells) != len(columns): raise VLConceptsError(f"{table_id}: row {method!r} has {len(cells)} values for {len(columns)} columns.")
-        rows[method] = [_paper_value(c) for c in cells]
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
-    table.index.name = f"{table_id} ({PAPER_SOURCE})"
-    return table
+})
 
 # %% ../nbs/10_compmap.ipynb #735ac87a
 MIT_STATES_TEMPLATE = "this is {}"
@@ -303,7 +324,6 @@ def phrase_vectors(vectors, names: Sequence[str]) -> np.ndarray:
 def _minilm_token_table():
     "The packaged MiniLM's tokenizer and input token-embedding table (loaded once per process)."
     from transformers import AutoModel, AutoTokenizer
-    from vlconcepts.models import packaged_minilm_dir
     folder = str(packaged_minilm_dir())
     return AutoTokenizer.from_pretrained(folder), AutoModel.from_pretrained(folder).get_input_embeddings().weight.detach()
 
@@ -364,8 +384,6 @@ class CompositionModel(nn.Module):
         self.log_scale = nn.Parameter(torch.tensor(math.log(1 / init_temperature)))
 
 # %% ../nbs/10_compmap.ipynb #62851f3d
-from fastcore.basics import patch
-
 @patch
 def pair_embeddings(self: CompositionModel, pair_attr: torch.Tensor, pair_obj: torch.Tensor) -> torch.Tensor:
     "L2-normalised embeddings `[P, dim]` of the pairs (attribute index, object index)."
@@ -404,13 +422,11 @@ def _sweep_args(scores, labels, seen):
 
 def sweep(scores, labels, seen, topk: int = 1):
     "`vlconcepts.czsl.bias_sweep` with CompMap's settings (geometric HM, every pair a candidate label)."
-    from vlconcepts.czsl import bias_sweep
     return bias_sweep(*_sweep_args(scores, labels, seen), topk=topk, hm=COMPMAP_HM)
 
 
 def czsl_row(val_scores, val_labels, test_scores, test_labels, seen, topks: Sequence[int] = (1, 2, 3)) -> dict:
     "One MIT-States row (%): val and test AUC at each top-k, test best seen, best unseen and best HM at top-1."
-    from vlconcepts.czsl import bias_sweeps
     val = bias_sweeps(*_sweep_args(val_scores, val_labels, seen), topks=tuple(topks), hm=COMPMAP_HM)
     test = bias_sweeps(*_sweep_args(test_scores, test_labels, seen), topks=tuple(topks), hm=COMPMAP_HM)
     row = {**{f"Val AUC k={k}": 100 * val[k].auc for k in topks}, **{f"Test AUC k={k}": 100 * test[k].auc for k in topks}}
@@ -525,6 +541,23 @@ def fit_composition_model(x_train, y_train, x_val, y_val, pairs, seen, attr_vect
         with atomic_path(path) as tmp:
             torch.save({"state_dict": model.state_dict(), "best_epoch": best_epoch, "best_val_auc": best_auc, "history": history}, tmp)
     return CompositionRun(model, best_epoch, best_auc, history)
+
+# %% ../nbs/10_compmap.ipynb #d250cc43
+def compmap_dataset(name: str, source: str = "synthetic", n: int = 1000, seed: int = 0, size: int = 64, root: str = ""):
+    "The 'mit-states' or 'cub' dataset: a cached synthetic export (`source='synthetic'`) or the real one (`'real'`, under `root`)."
+    exporters = {"mit-states": (export_mit_states, load_mit_states, ""), "cub": (export_cub, load_cub, "CUB_200_2011")}
+    if name not in exporters: raise InputValidationError(f"CompMap datasets are 'mit-states' and 'cub', got {name!r}.")
+    export, load, inner = exporters[name]
+    if source == "real": return load(Path(root).expanduser() if root else None)
+    if source != "synthetic": raise InputValidationError(f"source must be 'synthetic' or 'real', got {source!r}.")
+    folder = cache_dir() / "compmap" / "worlds" / f"{name}-n{n}-seed{seed}-px{size}"
+    if not folder.is_dir():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+        export(tmp, n=n, seed=seed, size=size)
+        try: os.replace(tmp, folder)
+        except OSError: shutil.rmtree(tmp, ignore_errors=True)  # another process finished first
+    return load(folder / inner if inner else folder)
 
 # %% ../nbs/10_compmap.ipynb #bab6ed5b
 @dataclass
@@ -688,30 +721,10 @@ def alignment_accuracy(weights, truth, columns: Optional[dict] = None) -> dict:
         out[name] = 100 * hits[:, cols].sum() / max(truth[:, cols].sum(), 1)
     return out
 
-# %% ../nbs/10_compmap.ipynb #d250cc43
-def compmap_dataset(name: str, source: str = "synthetic", n: int = 1000, seed: int = 0, size: int = 64, root: str = ""):
-    "The 'mit-states' or 'cub' dataset: a cached synthetic export (`source='synthetic'`) or the real one (`'real'`, under `root`)."
-    from vlconcepts.attribute_object_data import export_mit_states, load_mit_states
-    from vlconcepts.cub_data import export_cub, load_cub
-    exporters = {"mit-states": (export_mit_states, load_mit_states, ""), "cub": (export_cub, load_cub, "CUB_200_2011")}
-    if name not in exporters: raise InputValidationError(f"CompMap datasets are 'mit-states' and 'cub', got {name!r}.")
-    export, load, inner = exporters[name]
-    if source == "real": return load(Path(root).expanduser() if root else None)
-    if source != "synthetic": raise InputValidationError(f"source must be 'synthetic' or 'real', got {source!r}.")
-    folder = cache_dir() / "compmap" / "worlds" / f"{name}-n{n}-seed{seed}-px{size}"
-    if not folder.is_dir():
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-        export(tmp, n=n, seed=seed, size=size)
-        try: os.replace(tmp, folder)
-        except OSError: shutil.rmtree(tmp, ignore_errors=True)  # another process finished first
-    return load(folder / inner if inner else folder)
-
 # %% ../nbs/10_compmap.ipynb #b5f6384e
 def toyclip_width_spec(width: int, steps: int = 150, seed: int = 0, device="auto", batch_size: int = 128,
                        pool_size: int = 1024, cpu_threads: Optional[int] = 1) -> str:
     "Train (once; cached) a ToyCLIP whose image tower has base width `width` and text tower 2·width (≥ 32); its `toyclip:` spec."
-    from vlconcepts.toyclip import TrainingConfig, toyclip_config, train_toyclip
     text_width = max(32, 32 * round(2 * width / 32))
     config = TrainingConfig(model=toyclip_config(vision_width=width, text_width=text_width), steps=steps, seed=seed,
                             batch_size=batch_size, pool_size=pool_size, warmup_steps=min(50, steps // 5),
