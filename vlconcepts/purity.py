@@ -24,7 +24,7 @@ __all__ = ['PROBE_DEFAULTS', 'RELEASE_NIS_CLASSIFIER_SEED', 'PAPER_TABLE1', 'TAB
            'align_purity_matrix', 'oracle_impurity_score', 'niche_correlations', 'nis_betas', 'nis_classifier_seed',
            'niche_impurity_curve', 'niche_impurity_score', 'niche_impurity_scores', 'mig_score', 'sap_score',
            'dci_disentanglement', 'r4_score', 'table1_representations', 'paper_table1', 'table1_scores',
-           'table1_trial_seed', 'run_table1', 'summarise_table1']
+           'table1_trial_seed', 'run_table1', 'summarise_table1', 'table1_nis_draws', 'resampled_p_values']
 
 # %% ../nbs/30_purity.ipynb #654d069c
 def _fail(what: str, fix: str):
@@ -392,7 +392,7 @@ def purity_matrix(c_soft, c_true, *, seed: int = 0, test_size: float = 0.2, spli
         matrix[input_of, target_of] = _cell_aucs(logits, labels[test_idx][:, target_of].T)
     return matrix
 
-# %% ../nbs/30_purity.ipynb #e5e17538
+# %% ../nbs/30_purity.ipynb #5be3ef4d
 def oracle_matrix(c_true, *, seed: int = 0, test_size: float = 0.2, split=None, **kwargs) -> np.ndarray:
     "The oracle matrix π(c, c) `[k, k]` (probes from true concept i to true concept j) with its diagonal fixed at 1."
     labels = encode_labels(c_true)
@@ -402,6 +402,9 @@ def oracle_matrix(c_true, *, seed: int = 0, test_size: float = 0.2, split=None, 
     return matrix
 
 
+_compute_oracle_matrix = oracle_matrix  # `oracle_impurity_score` takes an argument of the same name
+
+# %% ../nbs/30_purity.ipynb #725333be
 def greedy_alignment(purity: np.ndarray) -> np.ndarray:
     "For each true concept (column), the learnt concept (row) greedily bound to it in decreasing-AUC order."
     purity = np.asarray(purity)
@@ -420,9 +423,6 @@ def greedy_alignment(purity: np.ndarray) -> np.ndarray:
 def align_purity_matrix(purity: np.ndarray) -> np.ndarray:
     "The `[k_true, k_true]` purity matrix whose row j is the learnt concept greedily aligned to true concept j."
     return np.asarray(purity)[greedy_alignment(purity)]
-
-
-_compute_oracle_matrix = oracle_matrix  # `oracle_impurity_score` takes an argument of the same name
 
 # %% ../nbs/30_purity.ipynb #58a42745
 def oracle_impurity_score(c_soft, c_true, *, seed: int = 0, align: bool = False, oracle_matrix=None,
@@ -447,7 +447,7 @@ def oracle_impurity_score(c_soft, c_true, *, seed: int = 0, align: bool = False,
     score = 2 * norm / k if normalize else norm
     return (score, purity, oracle) if return_matrices else score
 
-# %% ../nbs/30_purity.ipynb #05991f5b
+# %% ../nbs/30_purity.ipynb #283ecc04
 def niche_correlations(concepts: list[np.ndarray], labels: np.ndarray) -> np.ndarray:
     "Concept-correlation nicher `[k_soft, k_true]`: max over a concept's entries of |Pearson ρ| with each true concept (NaN → -1)."
     flat = np.concatenate(concepts, axis=1)
@@ -459,7 +459,7 @@ def niche_correlations(concepts: list[np.ndarray], labels: np.ndarray) -> np.nda
     corr = np.where(np.isfinite(corr), np.abs(corr), -1.0)
     return np.stack([corr[owner == i].max(0) for i in range(len(concepts))])
 
-
+# %% ../nbs/30_purity.ipynb #7cd9812d
 def nis_betas(variant: str = "paper") -> np.ndarray:
     "The β grid: 0..1 inclusive in steps of 0.05 (paper) or `np.arange(0, 1, 0.05)` (release)."
     if variant == "paper": return np.linspace(0, 1, 21)
@@ -632,7 +632,7 @@ def sap_score(c_soft, c_true, *, train_fraction: float = 0.2) -> float:
     ordered = np.sort(scores, axis=0)
     return float(np.mean(ordered[-1] - ordered[-2]))
 
-# %% ../nbs/30_purity.ipynb #581edaec
+# %% ../nbs/30_purity.ipynb #669d7e88
 def _dci_from_importance(importance: np.ndarray) -> tuple[float, float]:
     "Disentanglement (over rows) and completeness (over columns) of an importance matrix, as in disentanglement_lib."
     per_row = 1.0 - stats.entropy(importance.T + 1e-11, base=importance.shape[1])
@@ -640,7 +640,7 @@ def _dci_from_importance(importance: np.ndarray) -> tuple[float, float]:
     weights = importance if importance.sum() > 0 else np.ones_like(importance)
     return (float(np.sum(per_row * weights.sum(1) / weights.sum())), float(np.sum(per_column * weights.sum(0) / weights.sum())))
 
-
+# %% ../nbs/30_purity.ipynb #06446f38
 def dci_disentanglement(c_soft, c_true, *, orientation: str = "release", seed: int = 0, test_size: float = 0.1,
                         return_all: bool = False):
     "DCI disentanglement (and with `return_all`, a dict with completeness and informativeness); see the orientations above."
@@ -666,7 +666,7 @@ def dci_disentanglement(c_soft, c_true, *, orientation: str = "release", seed: i
     if not return_all: return disentanglement
     return {"disentanglement": disentanglement, "completeness": completeness, "informativeness": float(np.mean(info))}
 
-# %% ../nbs/30_purity.ipynb #3c9daef0
+# %% ../nbs/30_purity.ipynb #67b0002a
 def _is_categorical(values: np.ndarray, max_unique: int = 10) -> bool:
     "Ross & Doshi-Velez's test: few distinct values, all integers."
     return len(np.unique(values)) <= max_unique and np.allclose(values.astype(int), values)
@@ -685,7 +685,7 @@ def _r2_one_way(inputs: np.ndarray, targets: np.ndarray, random_states) -> float
         scores.append(model.fit(x_tr, y_tr).score(x_te, y_te))
     return float(np.mean(scores))
 
-
+# %% ../nbs/30_purity.ipynb #09dd7161
 def r4_score(c_soft, c_true, *, seed: int = 0, n_splits: int = 5, return_per_factor: bool = False, prune: bool = True):
     """R⁴: mean over factors of max over latents of sqrt(max(0, R²(v→z)) · max(0, R²(z→v))).
 
@@ -785,7 +785,7 @@ def table1_trial_seed(seed: int, mode: str, trial: int) -> int:
     if mode not in ("baseline", "impure"): _fail(f"Unknown Table 1 representation {mode!r}.", "Use 'baseline' or 'impure'.")
     return seed + 1000 * (mode == "impure") + trial
 
-# %% ../nbs/30_purity.ipynb #8a643173
+# %% ../nbs/30_purity.ipynb #0c7c3ce5
 def run_table1(n_samples: int = 3000, n_trials: int = 5, seed: int = 87, metrics=TABLE1_METRICS, k: int = 5,
                correlation: float = 0.0, r4_splits: int = 5, nis_classifier_seed=RELEASE_NIS_CLASSIFIER_SEED,
                show_progress: bool = True, **probe_kwargs):
@@ -807,7 +807,7 @@ def run_table1(n_samples: int = 3000, n_trials: int = 5, seed: int = 87, metrics
         rows += [{"mode": mode, "trial": trial, "metric": name, "value": value} for name, value in scores.items()]
     return pd.DataFrame(rows)
 
-
+# %% ../nbs/30_purity.ipynb #bd231c38
 def summarise_table1(scores):
     "Table 1 from `run_table1`'s scores: mean ± population std per mode and the Welch two-sided p-value per metric."
     columns = {}
@@ -819,3 +819,33 @@ def summarise_table1(scores):
             p = stats.ttest_ind(base, impure, equal_var=False).pvalue
         columns[metric] = (base.mean(), base.std(), impure.mean(), impure.std(), p)
     return _table1_frame(columns)
+
+# %% ../nbs/30_purity.ipynb #a6f66157
+def table1_nis_draws(scores, n_draws: int, *, n_samples: int = 3000, seed: int = 87, k: int = 5, correlation: float = 0.0,
+                     nis_classifier_seed=RELEASE_NIS_CLASSIFIER_SEED, show_progress: bool = True) -> dict:
+    """The "NIS (release)" scores (×100) of draws 0..n_draws-1 per representation, {mode: array}.
+
+    Trials already in `run_table1`'s `scores` are reused; the others are drawn from `table1_trial_seed` with the same
+    settings (pass the ones `scores` was made with)."""
+    done = scores.query("metric == 'NIS (release)'").set_index(["mode", "trial"])["value"]
+    draws = {}
+    for mode in ("baseline", "impure"):
+        values = []
+        trials = range(n_draws)
+        for trial in (progress(trials, desc=f"NIS (release), {mode}") if show_progress else trials):
+            if (mode, trial) in done.index: values.append(done[(mode, trial)]); continue
+            trial_seed = table1_trial_seed(seed, mode, trial)
+            c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
+            values.append(100 * niche_impurity_score(c_soft, c_true, seed=trial_seed, variant="release",
+                                                     classifier_seed=nis_classifier_seed))
+        draws[mode] = np.array(values)
+    return draws
+
+# %% ../nbs/30_purity.ipynb #6593ae65
+def resampled_p_values(baseline, impure, *, n: int = 5, resamples: int = 2000, seed: int = 0) -> np.ndarray:
+    "Welch two-sided p-values of `resamples` draws of `n` baseline vs `n` impure values (without replacement; empty if too few)."
+    baseline, impure = np.asarray(baseline), np.asarray(impure)
+    if min(len(baseline), len(impure)) < n: return np.array([])
+    rng = np.random.RandomState(seed)
+    return np.array([stats.ttest_ind(rng.choice(baseline, n, replace=False), rng.choice(impure, n, replace=False),
+                                     equal_var=False).pvalue for _ in range(resamples)])
