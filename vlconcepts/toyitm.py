@@ -243,7 +243,7 @@ def read_toyitm(path: str | Path) -> dict:
                              "a transformers ViLT folder loads with the spec 'hf-vilt:<dir>'.")
     return state
 
-
+# %% ../nbs/05b_toyitm.ipynb #ee693c27
 def _checkpoint_state(itm, optimizer, scaler, config: ToyITMConfig, step: int, history: list, seconds: float) -> dict:
     return {"format": CHECKPOINT_FORMAT, "version": 1, "model_config_json": json.dumps(config.model, sort_keys=True),
             "training_config_json": config.to_json(), "state_dict": {k: v.detach().cpu() for k, v in itm.module.state_dict().items()},
@@ -356,7 +356,7 @@ def pair_accuracies(true: torch.Tensor, false: torch.Tensor, rows: Sequence[str]
         out[f"{row}_pairwise"] = float((true[mask] > false[mask]).float().mean())
     return out
 
-
+# %% ../nbs/05b_toyitm.ipynb #f5241e6d
 def test_scenes(kind: str, n: int, seed: int, size: int, device="cpu") -> tuple[list, torch.Tensor]:
     "`n` fresh scenes of `kind` and their renders: 'close-up' (one object, the attribute worlds' camera) or `toyclip.eval_scenes`'s kinds."
     if kind != "close-up": return eval_scenes(kind, n, seed, size, device)
@@ -382,7 +382,7 @@ def evaluate_itm(itm: ViltITMModel, n_single: int = 240, n_binding: int = 80, n_
             for suffix in ("", "_pairwise"): results[f"{name}{suffix}"] = float(np.mean([row_results[f"{prefix}{r}{suffix}"] for r in names]))
     return results
 
-
+# %% ../nbs/05b_toyitm.ipynb #7bcaf88c
 def itm_eval_fn(config: ToyITMConfig, seed: int | None = None, device="cpu") -> Callable:
     "The in-training evaluation: binary single-object accuracies (CLEVR view and close-ups) on held-out scenes rendered once, as `eval_*`."
     seed, held_out = config.seed + 1 if seed is None else seed, {}
