@@ -33,10 +33,10 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'PAPER_ENCODERS', 'PAPER_PROBES', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'PROBE_SPECIAL_TOKENS',
            'AUTOENCODER_SPEC', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
-           'shuffled_percent', 'bleu4', 'ProbeConfig', 'train_probe_tokenizer', 'probe_tokenizer',
-           'VectorConditionedT5', 'probe_t5', 'PooledT5Autoencoder', 'batch_indices', 'fit', 'held_out_captions',
-           'remove_held_out', 'check_held_out', 'probe_training_captions', 'TrainedProbe', 'trained_autoencoder',
-           'encoder_vectors', 'train_or_load_probe', 'probe_predictions', 'probe_summary', 'main']
+           'shuffled_percent', 'bleu4', 'ProbeConfig', 'train_probe_tokenizer', 'probe_tokenizer', 'probe_t5',
+           'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'fit', 'held_out_captions', 'remove_held_out',
+           'check_held_out', 'probe_training_captions', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors',
+           'train_or_load_probe', 'probe_predictions', 'probe_summary', 'main']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -170,7 +170,7 @@ PROBE_SPECIAL_TOKENS = ("<pad>", "</s>", "<unk>")   # T5's ids 0, 1, 2
 
 
 def train_probe_tokenizer(texts: Sequence[str], vocab_size: int = 1000):
-    "A WordPiece `PreTrainedTokenizerFast` trained on `texts` with T5's special tokens; deterministic."
+    "A WordPiece `PreTrainedTokenizerFast` trained on `texts` with T5's special tokens (ids of tied `##` pieces vary)."
     from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
     if not len(texts): raise InputValidationError("train_probe_tokenizer needs at least one caption.")
@@ -210,7 +210,19 @@ def _trim_padding(ids: torch.Tensor, pad: int) -> torch.Tensor:
     used = (ids != pad).any(0).nonzero()
     return ids[:, :int(used.max()) + 1].contiguous() if len(used) else ids[:, :1].contiguous()
 
+# %% ../nbs/41_probes.ipynb #3a09231b
+def probe_t5(config: ProbeConfig, vocab_size: int, seed: int | None = None):
+    "A `T5ForConditionalGeneration`: built from `config`'s sizes (`decoder='tiny'`) or loaded from an id/folder."
+    from transformers import T5Config, T5ForConditionalGeneration
+    seed_everything(config.seed if seed is None else seed)
+    if config.decoder != "tiny": return T5ForConditionalGeneration.from_pretrained(config.decoder)
+    t5_config = T5Config(vocab_size=vocab_size, d_model=config.d_model, d_kv=config.d_model // config.n_heads,
+                         d_ff=config.d_ff, num_layers=config.n_layers, num_decoder_layers=config.n_layers,
+                         num_heads=config.n_heads, dropout_rate=0.0, feed_forward_proj="gated-gelu",
+                         tie_word_embeddings=True, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0)
+    return T5ForConditionalGeneration(t5_config)
 
+# %% ../nbs/41_probes.ipynb #19b19835
 class VectorConditionedT5(nn.Module):
     "A T5 decoder reading one pooled vector: `LayerNorm(Linear(vector))` is its length-1 cross-attention memory."
     def __init__(self, t5, input_dim: int, train_encoder: bool = False):
@@ -242,18 +254,6 @@ class VectorConditionedT5(nn.Module):
         encoder_outputs, mask = _memory_output(self.memory(inputs))
         return self.t5.generate(encoder_outputs=encoder_outputs, attention_mask=mask, num_beams=num_beams,
                                 max_new_tokens=max_new_tokens, do_sample=False)
-
-# %% ../nbs/41_probes.ipynb #3a09231b
-def probe_t5(config: ProbeConfig, vocab_size: int, seed: int | None = None):
-    "A `T5ForConditionalGeneration`: built from `config`'s sizes (`decoder='tiny'`) or loaded from an id/folder."
-    from transformers import T5Config, T5ForConditionalGeneration
-    seed_everything(config.seed if seed is None else seed)
-    if config.decoder != "tiny": return T5ForConditionalGeneration.from_pretrained(config.decoder)
-    t5_config = T5Config(vocab_size=vocab_size, d_model=config.d_model, d_kv=config.d_model // config.n_heads,
-                         d_ff=config.d_ff, num_layers=config.n_layers, num_decoder_layers=config.n_layers,
-                         num_heads=config.n_heads, dropout_rate=0.0, feed_forward_proj="gated-gelu",
-                         tie_word_embeddings=True, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0)
-    return T5ForConditionalGeneration(t5_config)
 
 # %% ../nbs/41_probes.ipynb #510de41d
 class PooledT5Autoencoder(VectorConditionedT5):
@@ -296,7 +296,7 @@ def _save_checkpoint(accelerator, run_dir: Path, step: int):
         for old in _checkpoints(run_dir)[:-1]: shutil.rmtree(old, ignore_errors=True)
     accelerator.wait_for_everyone()
 
-
+# %% ../nbs/41_probes.ipynb #1fd7a075
 def _optimizer(model: nn.Module, config: ProbeConfig):
     "AdamW with warm-up and linear decay to 10%, or the paper's Adafactor at a constant rate."
     params = [p for p in model.parameters() if p.requires_grad]
