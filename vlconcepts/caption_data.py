@@ -25,12 +25,12 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'IMCAPS_TYPES', 'STATE_CHANGE_VERBS', 'IMCAPS_VOCAB', 'NOUN_FIELDS', 'SIDE_MARGIN', 'FLOAT_HEIGHT',
-           'CONTACT_TOLERANCE', 'IMCAPS_LAYOUT', 'IMCAPS_SOURCE', 'IMCAPS_DATASET', 'CC3M_TRAIN_FILE',
+           'CONTACT_TOLERANCE', 'PAIR_BUILDERS', 'IMCAPS_LAYOUT', 'IMCAPS_SOURCE', 'IMCAPS_DATASET', 'CC3M_TRAIN_FILE',
            'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS', 'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET',
            'COCO_DATASET', 'image_side', 'bottom_height', 'stands_on', 'imcaps_caption_holds', 'ImCapsPair',
-           'differing_words', 'make_imcaps_pair', 'ImageCaptionPairs', 'export_controlled_imcaps',
-           'load_controlled_imcaps', 'corpus_caption', 'caption_corpus', 'CaptionCorpus', 'export_captions',
-           'load_captions']
+           'differing_words', 'draw_candidate_pair', 'make_imcaps_pair', 'ImageCaptionPairs',
+           'export_controlled_imcaps', 'load_controlled_imcaps', 'corpus_caption', 'caption_corpus', 'CaptionCorpus',
+           'export_captions', 'load_captions']
 
 # %% ../nbs/04e_caption_data.ipynb #bca9d25f
 IMCAPS_TYPES = ("spatial-1", "spatial-2", "temporal", "verb-1", "verb-2", "adjective")
@@ -64,7 +64,7 @@ def stands_on(scene: Scene, top: int, bottom: int, tolerance: float = CONTACT_TO
         footprint_radius(lower, scene.vocab)
     return top != bottom and over and abs(bottom_height(scene, top) - lower_top) < tolerance
 
-# %% ../nbs/04e_caption_data.ipynb #86ece9af
+# %% ../nbs/04e_caption_data.ipynb #51cd96de
 def _noun_phrase(text: str, scene: Scene) -> dict:
     "Parse 'a red cube' into {'color': 'red', 'shape': 'cube'} with the scene's vocabulary."
     words = text.split()
@@ -84,7 +84,7 @@ def _matching(scene: Scene, description: dict) -> list[int]:
     "Indices of the objects that have every attribute in `description`."
     return [i for i, o in enumerate(scene.objects) if all(str(getattr(o, k)) == v for k, v in description.items())]
 
-
+# %% ../nbs/04e_caption_data.ipynb #1ec18350
 def imcaps_caption_holds(scene: Scene, caption: str) -> bool:
     "Parse a ControlledImCaps-style caption (any of the six types, or the world's grammar) and evaluate it on `scene`."
     text = " ".join(caption.strip().lower().split())
@@ -128,7 +128,7 @@ def differing_words(caption_0: str, caption_1: str) -> tuple[str, str]:
         raise InputValidationError(f"Captions must differ in exactly one word: '{caption_0}' vs '{caption_1}'.")
     return diff[0]
 
-
+# %% ../nbs/04e_caption_data.ipynb #a13c0998
 def _phrase(obj: SceneObject) -> str: return caption_object(obj, NOUN_FIELDS)
 
 
@@ -153,11 +153,10 @@ def _on_top(scene: Scene, top: SceneObject, bottom: SceneObject) -> SceneObject:
     height = bottom.position[2] + object_extent(bottom, scene.vocab)[2] + object_extent(top, scene.vocab)[2]
     return replace(top, position=(bottom.position[0], bottom.position[1], float(height)))
 
-
-def _build(kind: str, rng: np.random.Generator) -> tuple[Scene, Scene, str, str]:
-    "One candidate pair of `kind` (not yet checked)."
-    colors = list(IMCAPS_VOCAB.colors)
-    first, second = rng.choice(colors, 2, replace=False)
+# %% ../nbs/04e_caption_data.ipynb #ad0fe04f
+def _object_specs(kind: str, rng: np.random.Generator) -> tuple[list[dict], str]:
+    "The objects a `kind` pair starts from (their colours drawn) and a second drawn colour (the adjective's new one)."
+    first, second = rng.choice(list(IMCAPS_VOCAB.colors), 2, replace=False)
     if kind == "verb-2":
         specs = [{"color": str(first), "shape": str(rng.choice(["cube", "cylinder"]))},
                  {"color": str(second), "shape": str(rng.choice(["cube", "cylinder"]))}]
@@ -165,53 +164,92 @@ def _build(kind: str, rng: np.random.Generator) -> tuple[Scene, Scene, str, str]
         specs = [{"color": str(first)}, {"color": str(second)}]
     else:
         specs = [{"color": str(first), "size": "large"}]     # one object: large, so its change is easy to see
-    base = sample_scene(rng, len(specs), IMCAPS_VOCAB, object_specs=specs, min_visible_pixels=0)
+    return specs, str(second)
+
+
+def _random_spot(scene: Scene, rng: np.random.Generator) -> np.ndarray:
+    "A ground point up to one unit left or right, and behind or in front, of the point the camera looks at."
+    centre, left, behind = _ground_frame(scene)
+    return centre + rng.uniform(-1.0, 1.0) * left + rng.uniform(-1.0, 1.0) * behind
+
+
+def _in_place_pair(base: Scene, spot, first_changes: dict, second_changes: dict) -> tuple[Scene, Scene]:
+    "The base's one object standing at `spot` with `first_changes`, then with `second_changes` (keywords of `_rest`)."
+    obj = base.objects[0]
+    return (replace(base, objects=[_rest(base, obj, spot, **first_changes)]),
+            replace(base, objects=[_rest(base, obj, spot, **second_changes)]))
+
+# %% ../nbs/04e_caption_data.ipynb #06559a93
+def _spatial_1_pair(base: Scene, rng: np.random.Generator, other_color: str) -> tuple[Scene, Scene, str, str]:
+    "'a red cube on the left' / '... on the right': the object left of the view's centre, then mirrored to the right."
     centre, left, behind = _ground_frame(base)
-    objects = base.objects
-    with_objects = lambda objs: replace(base, objects=list(objs))
-    if kind == "spatial-1":
-        side, depth = rng.uniform(1.6, 2.6), rng.uniform(-1.0, 1.0)
-        a = with_objects([_rest(base, objects[0], centre + side * left + depth * behind)])
-        b = with_objects([_rest(base, objects[0], centre - side * left + depth * behind)])
-        return a, b, f"{_phrase(objects[0])} on the left", f"{_phrase(objects[0])} on the right"
-    if kind == "spatial-2":
-        side = rng.uniform(1.1, 2.2)
-        here, there = centre + side * left + rng.uniform(-1, 1) * behind, centre - side * left + rng.uniform(-1, 1) * behind
-        a = with_objects([_rest(base, objects[0], here), _rest(base, objects[1], there)])
-        b = with_objects([_rest(base, objects[0], there), _rest(base, objects[1], here)])
-        return a, b, f"{_phrase(objects[0])} to the left of {_phrase(objects[1])}", \
-            f"{_phrase(objects[0])} to the right of {_phrase(objects[1])}"
-    spot = centre + rng.uniform(-1.0, 1.0) * left + rng.uniform(-1.0, 1.0) * behind
-    if kind == "temporal":
-        state = str(rng.choice(list(STATE_CHANGE_VERBS)))
-        matte = {"material": "rubber"} if state == "shiny" else {}    # polishing shows on rubber; metal is shiny already
-        a = with_objects([_rest(base, objects[0], spot, state=None, **matte)])
-        b = with_objects([_rest(base, objects[0], spot, state=state, **matte)])
-        verb = STATE_CHANGE_VERBS[state]
-        return a, b, f"{_phrase(objects[0])} before {verb}", f"{_phrase(objects[0])} after {verb}"
-    if kind == "verb-1":
-        a = with_objects([_rest(base, objects[0], spot)])
-        b = with_objects([_rest(base, objects[0], spot, lift=FLOAT_HEIGHT)])
-        return a, b, f"{_phrase(objects[0])} resting", f"{_phrase(objects[0])} floating"
-    if kind == "verb-2":
-        one, two = _rest(base, objects[0], spot), _rest(base, objects[1], spot)
-        a = with_objects([one, _on_top(base, objects[1], one)])
-        b = with_objects([_on_top(base, objects[0], two), two])
-        return a, b, f"{_phrase(objects[0])} carrying {_phrase(objects[1])}", f"{_phrase(objects[0])} riding {_phrase(objects[1])}"
-    if kind == "adjective":
-        a = with_objects([_rest(base, objects[0], spot)])
-        b = with_objects([_rest(base, objects[0], spot, color=str(second))])
-        return a, b, _phrase(a.objects[0]), _phrase(b.objects[0])
-    raise InputValidationError(f"Unknown ControlledImCaps type '{kind}': use one of {IMCAPS_TYPES}.")
+    obj = base.objects[0]
+    side, depth = rng.uniform(1.6, 2.6), rng.uniform(-1.0, 1.0)
+    a = replace(base, objects=[_rest(base, obj, centre + side * left + depth * behind)])
+    b = replace(base, objects=[_rest(base, obj, centre - side * left + depth * behind)])
+    return a, b, f"{_phrase(obj)} on the left", f"{_phrase(obj)} on the right"
 
 
+def _spatial_2_pair(base: Scene, rng: np.random.Generator, other_color: str) -> tuple[Scene, Scene, str, str]:
+    "'a red cube to the left of a blue sphere' / '... to the right of ...': two objects side by side, then swapped."
+    centre, left, behind = _ground_frame(base)
+    first, second = base.objects
+    side = rng.uniform(1.1, 2.2)
+    here, there = centre + side * left + rng.uniform(-1, 1) * behind, centre - side * left + rng.uniform(-1, 1) * behind
+    a = replace(base, objects=[_rest(base, first, here), _rest(base, second, there)])
+    b = replace(base, objects=[_rest(base, first, there), _rest(base, second, here)])
+    return a, b, f"{_phrase(first)} to the left of {_phrase(second)}", f"{_phrase(first)} to the right of {_phrase(second)}"
+
+# %% ../nbs/04e_caption_data.ipynb #f013789a
+def _temporal_pair(base: Scene, rng: np.random.Generator, other_color: str) -> tuple[Scene, Scene, str, str]:
+    "'a red cube before flattening' / '... after flattening': the object without, then with a drawn state."
+    spot = _random_spot(base, rng)
+    state = str(rng.choice(list(STATE_CHANGE_VERBS)))
+    matte = {"material": "rubber"} if state == "shiny" else {}    # polishing shows on rubber; metal is shiny already
+    a, b = _in_place_pair(base, spot, dict(state=None, **matte), dict(state=state, **matte))
+    phrase, verb = _phrase(base.objects[0]), STATE_CHANGE_VERBS[state]
+    return a, b, f"{phrase} before {verb}", f"{phrase} after {verb}"
+
+
+def _verb_1_pair(base: Scene, rng: np.random.Generator, other_color: str) -> tuple[Scene, Scene, str, str]:
+    "'a red cube resting' / 'a red cube floating': the object on the ground, then `FLOAT_HEIGHT` above it."
+    a, b = _in_place_pair(base, _random_spot(base, rng), {}, {"lift": FLOAT_HEIGHT})
+    return a, b, f"{_phrase(base.objects[0])} resting", f"{_phrase(base.objects[0])} floating"
+
+
+def _verb_2_pair(base: Scene, rng: np.random.Generator, other_color: str) -> tuple[Scene, Scene, str, str]:
+    "'a red cube carrying a blue cylinder' / '... riding ...': the second object on the first, then the first on the second."
+    spot, (first, second) = _random_spot(base, rng), base.objects
+    one, two = _rest(base, first, spot), _rest(base, second, spot)
+    a = replace(base, objects=[one, _on_top(base, second, one)])
+    b = replace(base, objects=[_on_top(base, first, two), two])
+    return a, b, f"{_phrase(first)} carrying {_phrase(second)}", f"{_phrase(first)} riding {_phrase(second)}"
+
+
+def _adjective_pair(base: Scene, rng: np.random.Generator, other_color: str) -> tuple[Scene, Scene, str, str]:
+    "'a red cube' / 'a blue cube': the object, then the same object recoloured `other_color`."
+    a, b = _in_place_pair(base, _random_spot(base, rng), {}, {"color": other_color})
+    return a, b, _phrase(a.objects[0]), _phrase(b.objects[0])
+
+# %% ../nbs/04e_caption_data.ipynb #e10b4d34
+PAIR_BUILDERS = {"spatial-1": _spatial_1_pair, "spatial-2": _spatial_2_pair, "temporal": _temporal_pair,
+                 "verb-1": _verb_1_pair, "verb-2": _verb_2_pair, "adjective": _adjective_pair}
+
+
+def draw_candidate_pair(kind: str, rng: np.random.Generator) -> tuple[Scene, Scene, str, str]:
+    "One candidate pair of `kind` (not yet checked): scene 0, scene 1, caption 0, caption 1."
+    if kind not in PAIR_BUILDERS: raise InputValidationError(f"Unknown ControlledImCaps type '{kind}': use one of {IMCAPS_TYPES}.")
+    specs, other_color = _object_specs(kind, rng)
+    base = sample_scene(rng, len(specs), IMCAPS_VOCAB, object_specs=specs, min_visible_pixels=0)
+    return PAIR_BUILDERS[kind](base, rng, other_color)
+
+# %% ../nbs/04e_caption_data.ipynb #ab1a75b3
 def make_imcaps_pair(rng: np.random.Generator | int, kind: str, check_visibility: bool = True,
                      visibility_size: int = 64, min_visible_pixels: int = 11, max_tries: int = 100) -> ImCapsPair:
     "A checked ControlledImCaps-like pair of `kind` (see `IMCAPS_TYPES`)."
-    if kind not in IMCAPS_TYPES: raise InputValidationError(f"Unknown ControlledImCaps type '{kind}': use one of {IMCAPS_TYPES}.")
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     for _ in range(max_tries):
-        a, b, caption_a, caption_b = _build(kind, rng)
+        a, b, caption_a, caption_b = draw_candidate_pair(kind, rng)
         truth = [imcaps_caption_holds(s, c) for s in (a, b) for c in (caption_a, caption_b)]
         if truth != [True, False, False, True]: continue
         if check_visibility and min(visible_pixels(s, visibility_size).min() for s in (a, b)) < min_visible_pixels: continue
@@ -230,7 +268,7 @@ IMCAPS_DATASET = register_dataset(DatasetEntry(
     name="controlled-imcaps", title="ControlledImCaps", marker="controlled-imcaps/pairs.json", layout=IMCAPS_LAYOUT,
     where=IMCAPS_SOURCE))
 
-
+# %% ../nbs/04e_caption_data.ipynb #d8c94196
 @dataclass
 class ImageCaptionPairs:
     "ControlledImCaps pairs as read from disk: per pair two image files, two captions, the differing words and a type."
@@ -248,7 +286,7 @@ class ImageCaptionPairs:
         from PIL import Image
         return tuple(Image.open(path).convert("RGB") for path in self.image_files[index])
 
-
+# %% ../nbs/04e_caption_data.ipynb #07a04231
 @IMCAPS_DATASET.exports("controlled-imcaps")
 def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                              types: Sequence[str] = IMCAPS_TYPES, device: str = "cpu") -> Path:
@@ -279,7 +317,7 @@ def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, siz
     logger.info(f"wrote {n} ControlledImCaps-like pairs to {out}")
     return out / "pairs.json"
 
-
+# %% ../nbs/04e_caption_data.ipynb #cc6b3209
 def _pairs_from_reporting_bias(records: list, file: Path) -> list[dict]:
     "Convert the reporting_bias records (2 per pair: filename, caption_options, gold_index) into pair records."
     if len(records) % 2: raise DatasetFormatError(f"{file}: {len(records)} records; expected pairs (an even number).")
@@ -296,19 +334,24 @@ def _pairs_from_reporting_bias(records: list, file: Path) -> list[dict]:
     return pairs
 
 
+def _read_pair_records(file: Path) -> list[dict]:
+    "The pair records of a ControlledImCaps JSON file: ours (`{'pairs': [...]}` or a list of them) or reporting_bias's."
+    try: content = json.loads(file.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise DatasetFormatError(f"{file}: not valid JSON ({e}).") from e
+    if isinstance(content, list) and content and isinstance(content[0], dict) and "caption_options" in content[0]:
+        return _pairs_from_reporting_bias(content, file)
+    if isinstance(content, dict) and "pairs" in content: return content["pairs"]
+    if isinstance(content, list): return content
+    raise DatasetFormatError(f"{file}: key 'pairs' is missing (expected {{'pairs': [...]}} or a list of pair records).")
+
+# %% ../nbs/04e_caption_data.ipynb #51fdf11a
 @IMCAPS_DATASET.loads
 def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = True) -> ImageCaptionPairs:
     "Read ControlledImCaps pairs (our pairs.json or the reporting_bias temporal.json; a file or its folder)."
     path = Path(path) if path is not None else data_dir() / "controlled-imcaps"
     file = path if path.is_file() else path / "pairs.json"
     if not file.is_file(): raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
-    try: content = json.loads(file.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise DatasetFormatError(f"{file}: not valid JSON ({e}).") from e
-    if isinstance(content, list) and content and isinstance(content[0], dict) and "caption_options" in content[0]:
-        records = _pairs_from_reporting_bias(content, file)
-    elif isinstance(content, dict) and "pairs" in content: records = content["pairs"]
-    elif isinstance(content, list): records = content
-    else: raise DatasetFormatError(f"{file}: key 'pairs' is missing (expected {{'pairs': [...]}} or a list of pair records).")
+    records = _read_pair_records(file)
     root = file.parent
     image_files, captions, words, types = [], [], [], []
     for k, record in enumerate(records):
@@ -375,7 +418,7 @@ COCO_DATASET = register_dataset(DatasetEntry(  # read by the lenses that use COC
     layout="$VLCONCEPTS_DATA/coco/annotations/captions_val2014.json\n$VLCONCEPTS_DATA/coco/val2014/COCO_val2014_*.jpg",
     where="cocodataset.org/#download (2014 Val images and 2014 Train/Val annotations)"))
 
-
+# %% ../nbs/04e_caption_data.ipynb #721120dd
 @dataclass
 class CaptionCorpus:
     "Captions with their image URLs/file names (CC3M layout)."
@@ -386,7 +429,7 @@ class CaptionCorpus:
 
     def __len__(self): return len(self.captions)
 
-
+# %% ../nbs/04e_caption_data.ipynb #9529317b
 @CC3M_DATASET.exports("captions")
 def export_captions(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     split: str = "train", render_images: bool = False, kinds: Sequence[str] = CORPUS_KINDS,
@@ -417,7 +460,7 @@ def export_captions(out: Path, n: int | None = None, seed: int = 0, size: int | 
     logger.info(f"wrote {n} captions to {path}")
     return path
 
-
+# %% ../nbs/04e_caption_data.ipynb #59e0e3eb
 @CC3M_DATASET.loads
 def load_captions(path: Path | str | None = None) -> CaptionCorpus:
     "Read a CC3M-style caption TSV (the release's or `export_captions`'s; a file or its folder) into a `CaptionCorpus`."
