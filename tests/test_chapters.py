@@ -13,8 +13,7 @@ NOTEBOOKS = sorted((ROOT / "nbs").glob("[0-9]*.ipynb"))
 MAX_EXPORT_LINES = 50
 EXPORT = re.compile(r"^\s*#\|\s*export\b", re.M)
 # chapters not yet re-cut into the rhythm (issue 14 did the platform chapters it could; remove a name when it is re-cut)
-NOT_YET_RECUT = {"04e_caption_data", "05_toyclip", "30_purity",
-                 "40_compprompts", "41_probes"}
+NOT_YET_RECUT = {"05_toyclip"}
 
 
 def chapter_problems(cells: list[dict]) -> list[str]:
