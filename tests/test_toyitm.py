@@ -1,15 +1,13 @@
 """ToyITM: a smoke training on the world (loss finite, resume is exact), the committed checkpoint meets its
 held-out ITM bar on fresh renders, it scores through the model registry (and as a transformers ViLT folder
 through `hf-vilt:`), and damaged or missing checkpoints are refused."""
-import json
-import shutil
 from dataclasses import asdict
 
 import numpy as np
 import pytest
 import torch
 
-from vlconcepts.core import ModelSpecError
+from release_checks import check_missing_default_release, check_release_is_verified
 from vlconcepts.models import load_model
 from vlconcepts.toyclip import autocast_dtype, eval_scenes
 from vlconcepts.toyitm import (ToyITMConfig, default_checkpoint, evaluate_itm, itm_eval_pairs, load_toyitm, read_toyitm,
@@ -94,33 +92,12 @@ def test_toyitm_saved_as_a_transformers_folder_loads_through_hf_vilt(tmp_path):
 
 
 def test_sha_mismatch_and_missing_files_are_refused(tmp_path):
-    path, sha = default_checkpoint()
-    copy = tmp_path / "toyitm-default.pt"
-    data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    copy.write_bytes(bytes(data))
-    with pytest.raises(ModelSpecError, match="SHA-256 mismatch"):
-        load_toyitm(copy, sha256=sha)
-    (tmp_path / "toyitm-default.json").write_text(json.dumps({"file": copy.name, "sha256": sha}))
-    with pytest.raises(ModelSpecError, match="SHA-256 mismatch"):
-        load_model(f"toyitm:{copy}", device="cpu")
-    with pytest.raises(ModelSpecError, match="not found"):
-        load_model(f"toyitm:{tmp_path}/absent.pt", device="cpu")
-    (tmp_path / "garbage.pt").write_bytes(b"not a checkpoint")
-    with pytest.raises(ModelSpecError, match="could not be read"):
-        load_model(f"toyitm:{tmp_path}/garbage.pt", device="cpu")
-    shutil.copy(path, tmp_path / "intact.pt")
-    assert load_toyitm(tmp_path / "intact.pt", sha256=sha).kind == "fusion"
+    assert check_release_is_verified(tmp_path, *default_checkpoint(), load_toyitm, "toyitm").kind == "fusion"
 
 
 def test_missing_default_checkpoint_is_a_clear_error(monkeypatch, tmp_path):
     import vlconcepts.toyitm as toyitm
-    monkeypatch.setattr(toyitm, "assets_dir", lambda: tmp_path)
-    with pytest.raises(ModelSpecError, match="manifest is missing"):
-        load_model("toyitm:default", device="cpu")
-    (tmp_path / "toyitm-default.json").write_text(json.dumps({"file": "toyitm-default.pt", "sha256": "0" * 64}))
-    with pytest.raises(ModelSpecError, match="checkpoint is missing"):
-        load_model("toyitm:default", device="cpu")
+    check_missing_default_release(monkeypatch, tmp_path, toyitm, "toyitm", "toyitm-default")
 
 
 def test_a_changed_config_does_not_resume_silently(tmp_path):

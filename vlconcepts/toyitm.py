@@ -24,7 +24,7 @@ from .captions import (FIELD_ORDER, RELATION_PHRASES, caption_holds, caption_obj
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
-from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, packaged_release, parameter_groups,
+from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, packaged_release, parameter_groups, read_checkpoint,
                                 save_checkpoint, sha256_of, to_uint8)
 
 logger = get_logger(__name__)
@@ -231,17 +231,9 @@ class ToyITMConfig:
 
 # %% ../nbs/05b_toyitm.ipynb #28e4fe6c
 def read_toyitm(path: str | Path) -> dict:
-    "Load a ToyITM checkpoint or release (`weights_only`), with a clear error when it is missing, damaged or not one."
-    path = Path(path).expanduser()
-    if not path.is_file(): raise ModelSpecError(f"ToyITM checkpoint not found: {path}.")
-    try: state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:
-        raise ModelSpecError(f"ToyITM checkpoint {path} could not be read ({type(e).__name__}: {str(e)[:300]}); the file is "
-                             "damaged or not a torch checkpoint — retrain or restore it.") from e
-    if not isinstance(state, dict) or state.get("format") not in (CHECKPOINT_FORMAT, RELEASE_FORMAT):
-        raise ModelSpecError(f"{path} is not a ToyITM checkpoint (no 'format' of {CHECKPOINT_FORMAT!r} or {RELEASE_FORMAT!r}); "
-                             "a transformers ViLT folder loads with the spec 'hf-vilt:<dir>'.")
-    return state
+    "Load a ToyITM checkpoint or release (`weights_only`), with a clear error when it is missing, damaged or not one (`toyclip.read_checkpoint`)."
+    return read_checkpoint(path, formats=(CHECKPOINT_FORMAT, RELEASE_FORMAT), model_name="ToyITM",
+                           hint="a transformers ViLT folder loads with the spec 'hf-vilt:<dir>'.")
 
 # %% ../nbs/05b_toyitm.ipynb #ee693c27
 def _checkpoint_state(itm, optimizer, scaler, config: ToyITMConfig, step: int, history: list, seconds: float) -> dict:
