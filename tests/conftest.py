@@ -31,3 +31,13 @@ def isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("VLCONCEPTS_OUTPUT", str(tmp_path / "output"))
     yield
+
+
+@pytest.fixture
+def one_torch_thread():
+    "Run the test with one torch thread (the small models train faster so, and results do not depend on the core count)."
+    import torch
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

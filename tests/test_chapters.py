@@ -12,8 +12,6 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "nbs").glob("[0-9]*.ipynb"))
 MAX_EXPORT_LINES = 50
 EXPORT = re.compile(r"^\s*#\|\s*export\b", re.M)
-# chapters not yet re-cut into the rhythm (issue 14 did the platform chapters it could; remove a name when it is re-cut)
-NOT_YET_RECUT = {"05_toyclip"}
 
 
 def chapter_problems(cells: list[dict]) -> list[str]:
@@ -38,8 +36,6 @@ def test_the_checker_finds_both_problems():
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
-def test_chapter_rhythm(notebook, request):
-    if notebook.stem in NOT_YET_RECUT:
-        request.applymarker(pytest.mark.xfail(reason="not yet re-cut into the chapter rhythm", strict=False))
+def test_chapter_rhythm(notebook):
     problems = chapter_problems(json.loads(notebook.read_text())["cells"])
     assert not problems, f"{notebook.name}:\n" + "\n".join(problems)

@@ -25,12 +25,7 @@ SMOKE = TrainingConfig(model=toyclip_config(image_size=32, vision_width=8, visio
                        eval_every=3)
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def test_smoke_training_on_the_world_resumes_exactly(tmp_path):

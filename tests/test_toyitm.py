@@ -20,12 +20,7 @@ SMOKE = ToyITMConfig(model=toyitm_config(hidden_size=32, num_layers=1, num_heads
                      eval_every=3, eval_scenes=4)
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def test_smoke_training_on_the_world_resumes_exactly(tmp_path):

@@ -40,8 +40,8 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS',
            'resume_training', 'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy',
            'binding_candidates', 'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy',
            'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'sha256_of', 'export_release',
-           'verify_sha256', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release', 'default_checkpoint',
-           'release_path', 'load_toyclip_model']
+           'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
+           'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -678,25 +678,31 @@ def _full_state_dict(state: dict, model) -> dict:
     return {**weights, "token_embedding.weight": table}
 
 
-def verify_sha256(path: str | Path, expected: str):
+def verify_sha256(path: str | Path, expected: str, model_name: str = "ToyCLIP"):
     "Raise ModelSpecError when the SHA-256 of `path` is not `expected`."
     actual = sha256_of(path)
     if actual != expected:
-        raise ModelSpecError(f"SHA-256 mismatch for ToyCLIP checkpoint {path}: expected {expected}, got {actual}. The file is "
+        raise ModelSpecError(f"SHA-256 mismatch for {model_name} checkpoint {path}: expected {expected}, got {actual}. The file is "
                              "corrupt or was replaced; restore it (git checkout) or re-export it with export_release.")
+
+
+def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_name: str = "ToyCLIP",
+                             read: Callable = read_checkpoint) -> dict:
+    "`read(path)` after checking the file's SHA-256 against `sha256`, or against the manifest `<path>.json` beside it when there is one."
+    path = Path(path).expanduser()
+    if not path.is_file(): raise ModelSpecError(f"{model_name} checkpoint not found: {path}.")
+    manifest = path.with_suffix(".json")
+    if sha256 is None and manifest.is_file():
+        try: sha256 = json.loads(manifest.read_text()).get("sha256")
+        except json.JSONDecodeError as e: raise ModelSpecError(f"{model_name} manifest {manifest} is not valid JSON: {e}") from e
+    if sha256: verify_sha256(path, sha256, model_name)
+    return read(path)
 
 # %% ../nbs/05_toyclip.ipynb #31cd6dc9
 def load_toyclip_checkpoint(path: str | Path, device="cpu", sha256: str | None = None):
     "Model (open_clip `CLIP`, eval mode), tokenizer and raw state of a ToyCLIP checkpoint or release at `path`."
     import open_clip
-    path = Path(path).expanduser()
-    if not path.is_file(): raise ModelSpecError(f"ToyCLIP checkpoint not found: {path}.")
-    manifest = path.with_suffix(".json")
-    if sha256 is None and manifest.is_file():
-        try: sha256 = json.loads(manifest.read_text()).get("sha256")
-        except json.JSONDecodeError as e: raise ModelSpecError(f"ToyCLIP manifest {manifest} is not valid JSON: {e}") from e
-    if sha256: verify_sha256(path, sha256)
-    state = read_checkpoint(path)
+    state = read_verified_checkpoint(path, sha256)
     config = json.loads(state["model_config_json"])
     name = register_toyclip_config(config)
     with torch.random.fork_rng(devices=[]), quiet_root_logger():

@@ -24,7 +24,8 @@ from .captions import (FIELD_ORDER, RELATION_PHRASES, caption_holds, caption_obj
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
-from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, packaged_release, parameter_groups, read_checkpoint,
+from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, packaged_release, parameter_groups,
+                                read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
 
 logger = get_logger(__name__)
@@ -244,14 +245,8 @@ def _checkpoint_state(itm, optimizer, scaler, config: ToyITMConfig, step: int, h
 
 
 def _resume(checkpoint: Path, config: ToyITMConfig, itm, optimizer, scaler) -> tuple[int, float, list]:
-    "Load `checkpoint` into the model, optimizer and scaler; returns (step, seconds, history)."
-    state = read_toyitm(checkpoint)
-    if state["training_config_json"] != config.to_json():
-        raise VLConceptsError(f"{checkpoint} was trained with a different ToyITMConfig; use another run_dir, or resume=False to "
-                              f"start over.\n  checkpoint: {state['training_config_json']}\n  now: {config.to_json()}")
-    itm.module.load_state_dict(state["state_dict"]); optimizer.load_state_dict(state["optimizer"])
-    if state["scaler"]: scaler.load_state_dict(state["scaler"])
-    logger.info(f"resuming ToyITM training from step {state['step']} ({checkpoint})")
+    "Load `checkpoint` into the model, optimizer and scaler (`toyclip.resume_training`); returns (step, seconds, history)."
+    state = resume_training(checkpoint, config, itm.module, optimizer, scaler, model_name="ToyITM", read=read_toyitm)
     return state["step"], state["seconds"], json.loads(state["history_json"])
 
 # %% ../nbs/05b_toyitm.ipynb #7efe8ade
@@ -408,23 +403,9 @@ def export_release(checkpoint: str | Path, folder: str | Path, name: str = "toyi
     return folder / f"{name}.json"
 
 # %% ../nbs/05b_toyitm.ipynb #36a14649
-def _check_sha256(path: Path, expected: str):
-    actual = sha256_of(path)
-    if actual != expected:
-        raise ModelSpecError(f"SHA-256 mismatch for ToyITM checkpoint {path}: expected {expected}, got {actual}. The file is corrupt "
-                             "or was replaced; restore it (git checkout) or re-export it with export_release.")
-
-
 def load_toyitm(path: str | Path, device="cpu", sha256: str | None = None, spec: str | None = None) -> ViltITMModel:
     "The ToyITM checkpoint or release at `path` as a `ViltITMModel` (eval mode); SHA-256 checked when given or in a manifest beside it."
-    path = Path(path).expanduser()
-    if not path.is_file(): raise ModelSpecError(f"ToyITM checkpoint not found: {path}.")
-    manifest = path.with_suffix(".json")
-    if sha256 is None and manifest.is_file():
-        try: sha256 = json.loads(manifest.read_text()).get("sha256")
-        except json.JSONDecodeError as e: raise ModelSpecError(f"ToyITM manifest {manifest} is not valid JSON: {e}") from e
-    if sha256: _check_sha256(path, sha256)
-    state = read_toyitm(path)
+    state = read_verified_checkpoint(path, sha256, model_name="ToyITM", read=read_toyitm)
     itm = create_toyitm(json.loads(state["model_config_json"]), device="cpu", spec=spec or f"toyitm:{path}")
     weights = state["state_dict"] if state["format"] == CHECKPOINT_FORMAT else {k: v.float() if v.is_floating_point() else v
                                                                                for k, v in state["weights"].items()}
@@ -447,7 +428,5 @@ def default_checkpoint() -> tuple[Path, str]:
 def load_toyitm_model(rest: str, device) -> ViltITMModel:
     "`toyitm:default` (the committed release, SHA-checked) or `toyitm:<path>` (any ToyITM checkpoint or release) → `ViltITMModel`."
     rest = rest.strip()
-    if rest in ("", "default"):
-        path, sha = default_checkpoint()
-    else: path, sha = Path(rest).expanduser(), None
+    path, sha = release_path(rest, default_checkpoint)
     return load_toyitm(path, device=device, sha256=sha, spec=f"toyitm:{rest}")
