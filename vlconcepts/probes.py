@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import unicodedata
+from collections import Counter
 from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
@@ -33,10 +34,10 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'PAPER_ENCODERS', 'PAPER_PROBES', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'PROBE_SPECIAL_TOKENS',
            'AUTOENCODER_SPEC', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
-           'shuffled_percent', 'bleu4', 'ProbeConfig', 'train_probe_tokenizer', 'probe_tokenizer', 'probe_t5',
-           'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'fit', 'held_out_captions', 'remove_held_out',
-           'check_held_out', 'probe_training_captions', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors',
-           'train_or_load_probe', 'probe_predictions', 'probe_summary', 'main']
+           'shuffled_percent', 'bleu4', 'ProbeConfig', 'probe_vocabulary', 'train_probe_tokenizer', 'probe_tokenizer',
+           'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'fit', 'held_out_captions',
+           'remove_held_out', 'check_held_out', 'probe_training_captions', 'TrainedProbe', 'trained_autoencoder',
+           'encoder_vectors', 'train_or_load_probe', 'probe_predictions', 'probe_summary', 'main']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -154,8 +155,9 @@ class ProbeConfig:
     seed: int = 0                    # initialisation, batch order and the autoencoder's dimension shuffle
 
     def key(self) -> dict:
-        "The fields that decide the trained weights (not the decoding width)."
-        return {k: v for k, v in asdict(self).items() if k != "num_beams"}
+        "The fields that decide the trained weights (not the decoding width), and which vocabulary rule a trained tokenizer follows."
+        key = {k: v for k, v in asdict(self).items() if k != "num_beams"}
+        return {**key, "vocabulary": "probe_vocabulary"} if self.tokenizer == "train" else key
 
 
 PAPER_PROBE_CONFIG = ProbeConfig(decoder="t5-large", tokenizer="t5-large", captions="cc3m", n_captions=0,
@@ -169,17 +171,33 @@ SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, n_grammar_captions=300, steps=4
 PROBE_SPECIAL_TOKENS = ("<pad>", "</s>", "<unk>")   # T5's ids 0, 1, 2
 
 
+def _probe_words(texts: Sequence[str]) -> Counter:
+    "How often each normalised (NFKC, lower-case) word of `texts` occurs, split as BERT's pre-tokenizer splits."
+    from tokenizers import normalizers, pre_tokenizers
+    normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
+    split = pre_tokenizers.BertPreTokenizer()
+    return Counter(word for text in texts for word, _ in split.pre_tokenize_str(normalizer.normalize_str(text)))
+
+
+def probe_vocabulary(texts: Sequence[str], vocab_size: int = 1000) -> dict[str, int]:
+    "Deterministic WordPiece vocabulary: special tokens, every character (word start and `##` piece), then words by frequency (ties A-Z)."
+    if not len(texts): raise InputValidationError("probe_vocabulary needs at least one caption.")
+    counts = _probe_words(texts)
+    characters = sorted({ch for word in counts for ch in word})
+    pieces = [*PROBE_SPECIAL_TOKENS, *characters, *(f"##{ch}" for ch in characters)]
+    words = sorted((w for w in counts if len(w) > 1), key=lambda w: (-counts[w], w))
+    pieces += words[:max(0, vocab_size - len(pieces))]
+    return {piece: i for i, piece in enumerate(pieces)}
+
+# %% ../nbs/41_probes.ipynb #0b1d65be
 def train_probe_tokenizer(texts: Sequence[str], vocab_size: int = 1000):
-    "A WordPiece `PreTrainedTokenizerFast` trained on `texts` with T5's special tokens (ids of tied `##` pieces vary)."
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+    "A WordPiece `PreTrainedTokenizerFast` over `probe_vocabulary(texts)` with T5's special tokens and `</s>` appended."
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from transformers import PreTrainedTokenizerFast
-    if not len(texts): raise InputValidationError("train_probe_tokenizer needs at least one caption.")
-    tokenizer = Tokenizer(models.WordPiece(unk_token="<unk>"))
+    tokenizer = Tokenizer(models.WordPiece(probe_vocabulary(texts, vocab_size), unk_token="<unk>"))
     tokenizer.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
     tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tokenizer.decoder = decoders.WordPiece()
-    trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=list(PROBE_SPECIAL_TOKENS), show_progress=False)
-    tokenizer.train_from_iterator(sorted(set(texts)), trainer)
     tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
     return PreTrainedTokenizerFast(tokenizer_object=tokenizer, pad_token="<pad>", eos_token="</s>", unk_token="<unk>")
 
@@ -191,7 +209,7 @@ def probe_tokenizer(config: ProbeConfig, captions: Sequence[str]):
         return AutoTokenizer.from_pretrained(config.tokenizer)
     from transformers import PreTrainedTokenizerFast
     from tokenizers import Tokenizer
-    path = cache_dir() / "probes" / f"tokenizer-{config.vocab_size}-{dataset_fingerprint(sorted(set(captions)))[:16]}.json"
+    path = cache_dir() / "probes" / f"tokenizer-words-{config.vocab_size}-{dataset_fingerprint(sorted(set(captions)))[:16]}.json"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, "w") as f: f.write(train_probe_tokenizer(captions, config.vocab_size).backend_tokenizer.to_str())
