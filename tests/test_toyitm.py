@@ -1,18 +1,23 @@
 """ToyITM: a smoke training on the world (loss finite, resume is exact), the committed checkpoint meets its
 held-out ITM bar on fresh renders, it scores through the model registry (and as a transformers ViLT folder
 through `hf-vilt:`), and damaged or missing checkpoints are refused."""
-from dataclasses import asdict
+import ast
+import inspect
+from dataclasses import asdict, fields
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
 from release_checks import check_missing_default_release, check_release_is_verified
+from vlconcepts.cli import notebook_parameters
 from vlconcepts.models import load_model
 from vlconcepts.toyclip import autocast_dtype, eval_scenes
 from vlconcepts.toyitm import (ToyITMConfig, default_checkpoint, evaluate_itm, itm_eval_pairs, load_toyitm, read_toyitm,
                                score_eval_pairs, toyitm_config, train_toyitm)
 
+EXPERIMENT = Path(__file__).resolve().parents[1] / "nbs" / "experiments" / "05b_toyitm_training.ipynb"
 UNSEEN_SEED = 7_000_003  # test scenes from a seed that training (seed 0) and the notebook's test (2024) never used
 SMOKE = ToyITMConfig(model=toyitm_config(hidden_size=32, num_layers=1, num_heads=2, intermediate_size=64, image_size=32,
                                          patch_size=16),
@@ -47,17 +52,17 @@ def default_results():
     return results
 
 
-@pytest.mark.xfail(reason="the committed toyitm:default is below the 0.85 binary bar (see nbs/experiments/05b_toyitm_training "
-                          "and the notes of issue 10: ITM from scratch sits near chance for hundreds of steps on this CPU budget)",
-                   strict=False)
-def test_default_checkpoint_meets_the_bar_on_unseen_scenes(default_results):
-    assert default_results["close_up"] >= 0.85 and default_results["single"] >= 0.85, default_results
+def test_default_checkpoint_meets_the_bar_on_unseen_close_ups(default_results):
+    "Issue 10's bar, ≥ 85% binary match accuracy on fresh single-object scenes, in the close-up view (the attribute worlds' view, CompMap's)."
+    assert default_results["close_up"] >= 0.85, default_results
+    assert default_results["close_up_pairwise"] >= 0.85 and default_results["close_up_size"] >= 0.9, default_results
 
 
-def test_default_checkpoint_has_learned_to_match_close_ups(default_results):
-    "What the committed model does reliably: it ranks true above false captions of close-ups, size best of all."
-    assert default_results["close_up_pairwise"] >= 0.65, default_results
-    assert default_results["close_up_size"] >= 0.85, default_results
+@pytest.mark.xfail(reason="in the CLEVR view (one object of a few dozen pixels among 4,096) toyitm:default reaches about 0.73 binary "
+                          "accuracy (colour and size high, shape and material low): the 64-px render with 16-px patches and 8,000 CPU "
+                          "steps do not get it to the bar; see nbs/experiments/05b_toyitm_training", strict=True)
+def test_default_checkpoint_meets_the_bar_in_the_clevr_view(default_results):
+    assert default_results["single"] >= 0.85, default_results
 
 
 def test_default_checkpoint_through_the_model_interface():
@@ -115,3 +120,16 @@ def test_toyitm_trains_with_mixed_precision_on_cuda_and_resumes(tmp_path):
     images = eval_scenes("single", 4, UNSEEN_SEED, size=on_cpu.module.config.image_size)[1]
     texts = ["a red cube", "a large blue metal sphere"]
     assert (on_gpu.match_scores(images, texts) - on_cpu.match_scores(images, texts)).abs().max() < 0.1
+
+
+def test_experiment_tiny_profile_is_the_library_defaults():
+    "Papermill needs literal defaults in experiment 05b's parameters cell: they must be `ToyITMConfig()`'s and `toyitm_config()`'s."
+    params = {name: ast.literal_eval(p["default"]) for name, p in notebook_parameters(EXPERIMENT).items()}
+    config, model_defaults = ToyITMConfig(), inspect.signature(toyitm_config).parameters
+    expected = {name: p.default for name, p in model_defaults.items() if name != "words"}
+    expected.update({f"{kind}_caption_weight": weight for kind, weight in config.caption_kinds.items()})
+    expected.update({f.name: getattr(config, f.name) for f in fields(config)
+                     if f.name not in ("model", "caption_kinds", "object_counts", "field_probability", "weight_decay",
+                                       "checkpoint_every", "render_version")})   # not exposed by the experiment: the library's hold
+    assert {name: params.get(name) for name in expected} == expected
+    assert params["eval_every"] >= config.checkpoint_every      # the experiment checkpoints every min(50, eval_every) steps

@@ -190,7 +190,7 @@ RELEASE_FORMAT = "toyitm-release"
 class ToyITMConfig:
     "What ToyITM training depends on (stored in every checkpoint; a resumed run must match it)."
     model: dict = field(default_factory=toyitm_config)     # `toyitm_config(...)`
-    steps: int = 1200                                      # optimisation steps
+    steps: int = 8000                                      # optimisation steps
     batch_size: int = 32                                   # scenes per step (each gives a true and a false pair)
     lr: float = 1e-3                                       # peak AdamW learning rate
     warmup_steps: int = 30                                 # linear warm-up steps, then cosine decay
@@ -203,7 +203,7 @@ class ToyITMConfig:
     field_probability: float = 0.5                         # P(a caption names size / colour / material)
     easy_negative_fraction: float = 0.5                    # share of false captions taken from another scene of the batch
     close_up_fraction: float = 0.6                         # share of pool scenes that are close-ups of one object
-    eval_every: int = 100                                  # steps between held-out evaluations
+    eval_every: int = 500                                  # steps between held-out evaluations
     eval_scenes: int = 96                                  # fresh single-object scenes per evaluation
     checkpoint_every: int = 50                             # steps between checkpoints
     seed: int = 0                                          # seeds weights, scenes, captions and patch orders
