@@ -27,7 +27,7 @@ from .caption_data import export_captions, load_captions
 from .compprompts import compprompts, compprompts_training_captions, excluded_prompts
 from .core import (InputValidationError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
                              progress, seed_everything)
-from .models import load_model
+from .models import hash_state_dict, load_model
 
 logger = get_logger(__name__)
 
@@ -468,7 +468,7 @@ def encoder_vectors(encoder_spec: str, texts: Sequence[str], config: ProbeConfig
         model = load_model(encoder_spec, device=device)
         return cached_text_features(model, texts, f"probes:{prompt_set}"), model.fingerprint
     autoencoder = trained_autoencoder(config, device)
-    fingerprint = autoencoder.directory.name
+    fingerprint = hash_state_dict(autoencoder.model.state_dict()).hexdigest()  # the weights, not the run folder: a retrain is a new key
     def pooled(chunk):
         ids = _label_ids(autoencoder.tokenizer, chunk, config.max_length)
         with torch.no_grad(): return autoencoder.model.vectors(ids)
