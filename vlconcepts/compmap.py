@@ -13,7 +13,6 @@ import os
 import shutil
 import tempfile
 from dataclasses import asdict, dataclass, field
-from io import StringIO
 from pathlib import Path
 from typing import Optional, Sequence
 

@@ -12,7 +12,7 @@ import re
 import shutil
 import unicodedata
 from collections import Counter
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Optional, Sequence
