@@ -22,7 +22,7 @@ setuptools.setup(
     url=cfg["git_url"],
     packages=setuptools.find_packages(include=["vlconcepts", "vlconcepts.*"]),
     include_package_data=True,
-    package_data={"vlconcepts": ["assets/*", "assets/**/*"]},
+    package_data={"vlconcepts": ["assets/*", "assets/**/*", "paper_numbers/*", "paper_numbers/**/*"]},
     python_requires=">=" + cfg["min_python"],
     install_requires=requirements,
     extras_require={"dev": dev_requirements},

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "vlconcepts"
 
 LAYERS = {
-    1: ("core",),
+    1: ("core", "stats"),
     2: ("models",),
     3: ("cache",),
     4: ("scenes", "render", "captions"),                                   # the synthetic worlds

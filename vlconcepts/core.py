@@ -18,10 +18,11 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['torchvision', 'import_torchvision', 'data_dir', 'cache_dir', 'repo_root', 'output_root', 'figures_dir', 'tables_dir',
-           'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound',
-           'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
-           'atomic_write', 'atomic_path', 'folder_size', 'save_figure', 'save_table']
+__all__ = ['torchvision', 'PAPER_NUMBERS', 'import_torchvision', 'data_dir', 'cache_dir', 'repo_root', 'output_root',
+           'figures_dir', 'tables_dir', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
+           'InputValidationError', 'DatasetNotFound', 'seed_everything', 'torch_generator', 'pick_device', 'progress',
+           'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'save_figure', 'save_table',
+           'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -276,3 +277,40 @@ def save_table(table, name: str, paper=None, caption: str | None = None, floatfm
     path = tables_dir() / f"{name}.md"
     with atomic_write(path, "w") as f: f.write("\n".join(parts))
     return path
+
+# %% ../nbs/00_core.ipynb #d49c362e
+PAPER_NUMBERS = Path(__file__).resolve().parent / "paper_numbers" if "__file__" in globals() else None
+
+
+def _paper_numbers_dir() -> Path:
+    "The package folder of the transcribed paper tables (also when running this notebook)."
+    if PAPER_NUMBERS is not None and PAPER_NUMBERS.is_dir(): return PAPER_NUMBERS
+    import vlconcepts
+    return Path(vlconcepts.__file__).resolve().parent / "paper_numbers"
+
+
+def paper_tables(lens: str | None = None) -> dict[str, list[str]]:
+    "The transcribed paper tables: lens -> table names (or only `lens`'s)."
+    import json
+    root = _paper_numbers_dir()
+    lenses = sorted(p.name for p in root.iterdir() if (p / "sources.json").exists()) if root.is_dir() else []
+    if lens is not None: lenses = [l for l in lenses if l == lens]
+    return {l: sorted(json.loads((root / l / "sources.json").read_text())) for l in lenses}
+
+
+def paper_table(lens: str, table: str, numeric: bool = False):
+    """The paper's `table` of `lens` as a DataFrame of the strings the paper prints (`numeric=True`: floats, NaN
+    where a cell is not a number). `.attrs['source']` says where it was transcribed from."""
+    import json
+    import pandas as pd
+    known = paper_tables()
+    if lens not in known or table not in known[lens]:
+        have = ", ".join(f"{l}: {t}" for l, t in known.items()) or "none"
+        raise InputValidationError(f"No transcribed paper table {table!r} for lens {lens!r}; transcribed: {have}.")
+    folder = _paper_numbers_dir() / lens
+    meta = json.loads((folder / "sources.json").read_text())[table]
+    frame = pd.read_csv(folder / f"{table}.csv", dtype=str, keep_default_na=False)
+    if meta.get("index"): frame = frame.set_index(meta["index"])
+    if numeric: frame = frame.apply(lambda col: pd.to_numeric(col.str.replace("−", "-"), errors="coerce"))
+    frame.attrs["source"] = meta["source"]
+    return frame
