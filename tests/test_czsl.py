@@ -57,8 +57,25 @@ def test_nan_scores():
     scores = FOUR.clone(); scores[2, 1] = math.nan
     with pytest.raises(InputValidationError, match="NaN in 1 image rows.*image 2"):
         bias_sweep(scores, LABELS, SEEN)
-    mixed = FOUR.clone(); mixed[0, 1], mixed[0, 2] = math.inf, -math.inf   # a NaN row sum, but no NaN
-    bias_sweep(mixed, LABELS, SEEN)
+    mixed = FOUR.clone(); mixed[0, 1], mixed[0, 2] = math.inf, -math.inf   # a NaN row sum, but no NaN: +inf is named
+    with pytest.raises(InputValidationError, match=r"\+inf in 1 image rows.*image 0"):
+        bias_sweep(mixed, LABELS, SEEN)
+
+
+@pytest.mark.parametrize("sweep", [bias_sweep, reference_bias_sweep])
+def test_infinite_scores_one_behaviour(sweep):
+    "+inf anywhere and -inf on a true label are errors in both evaluators; -inf on a competitor means never predicted."
+    plus = FOUR.clone(); plus[2, 2] = math.inf                    # image 2's true unseen label: 0.5 vs 1.0 before the fix
+    with pytest.raises(InputValidationError, match=r"\+inf in 1 image rows \(first: image 2\)"):
+        sweep(plus, LABELS, SEEN)
+    minus = FOUR.clone(); minus[3, 3] = -math.inf                  # image 3's true label
+    with pytest.raises(InputValidationError, match=r"score a true label at -inf \(first: image 3\)"):
+        sweep(minus, LABELS, SEEN)
+    multi = np.eye(4, dtype=bool); multi[1, 0] = True; minus_multi = FOUR.clone(); minus_multi[1, 0] = -math.inf
+    with pytest.raises(InputValidationError, match=r"first: image 1"):
+        sweep(minus_multi, multi, SEEN, protocol="mac-release")
+    never = FOUR.clone(); never[0, 2] = never[3, 0] = -math.inf    # competitors never predicted: allowed, both agree
+    assert sweep(never, LABELS, SEEN).to_dict() == reference_bias_sweep(never, LABELS, SEEN).to_dict()
 
 
 def test_topk_larger_than_candidates():

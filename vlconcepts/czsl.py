@@ -55,17 +55,27 @@ def _tensor(x, name: str, device=None) -> torch.Tensor:
 
 
 def _check_scores(scores) -> torch.Tensor:
-    "Scores as a 2-d floating tensor (integers become float32); NaNs and bad shapes are errors."
+    """Scores as a 2-d floating tensor (integers become float32). Bad shapes, NaN and +inf are errors; -inf means
+    "never predicted" (binding's non-candidates) and is allowed, except on a true label (`_check_true_scores`)."""
     scores = _tensor(scores, "scores")
     if scores.ndim != 2 or scores.shape[0] == 0 or scores.shape[1] == 0:
         raise InputValidationError(f"scores must be [n_images, n_labels] with both > 0, got shape {tuple(scores.shape)}.")
     if not scores.is_floating_point(): scores = scores.float()
-    suspects = torch.isnan(scores.sum(1)).nonzero().flatten()   # a row sum is NaN for NaN (or +inf and -inf)
-    nan_rows = suspects[torch.isnan(scores[suspects]).any(1)] if len(suspects) else suspects
-    if len(nan_rows):
-        raise InputValidationError(f"scores contain NaN in {len(nan_rows)} image rows (first: image {int(nan_rows[0])}); "
-                                   f"fix the model output or drop those images.")
+    suspects = (~torch.isfinite(scores.sum(1))).nonzero().flatten()   # rows holding NaN, ±inf (or a sum that overflows)
+    for what, test in (("NaN", torch.isnan), ("+inf", torch.isposinf)):
+        bad = torch.cat([part[test(scores[part]).any(1)] for part in suspects.split(1 << 12)]) if len(suspects) else suspects
+        if len(bad):
+            raise InputValidationError(f"scores contain {what} in {len(bad)} image rows (first: image {int(bad[0])}); fix the "
+                                       f"model output or drop those images (-inf is allowed: a label never predicted).")
     return scores
+
+
+def _check_true_scores(lowest_true: torch.Tensor) -> None:
+    "Reject images whose lowest-scored true label is -inf: such a label is never predicted, so no bias can rank it."
+    bad = torch.isneginf(lowest_true).nonzero().flatten()
+    if len(bad):
+        raise InputValidationError(f"{len(bad)} images score a true label at -inf (first: image {int(bad[0])}); a true "
+                                   f"label must have a finite score (-inf is only for labels that are never predicted).")
 
 
 def _label_vector_mask(mask, n_labels: int, name: str, device) -> torch.Tensor:
@@ -311,6 +321,7 @@ def bias_sweeps(scores, labels, seen, *, topks: Sequence[int] = (1, 2, 3), label
     scores_, labels_, seen_, mask = _check_sweep_args(scores, labels, seen, max(topks), label_mask, protocol)
     hm_curve([0.0], [0.0], hm)                       # check `hm` before the pass
     sm = _ranking_summary(scores_, labels_, mask, seen_, max(topks), chunk_size)
+    _check_true_scores(sm.lowest_true)
     return {k: _sweep_from_summary(sm, k, hm, n_biases, protocol, scores_.dtype, scores_.device) for k in topks}
 
 # %% ../nbs/06_czsl.ipynb #a90387e4
@@ -330,6 +341,7 @@ def reference_bias_sweep(scores, labels, seen, *, topk: int = 1, label_mask=None
         pred = biased.topk(topk, dim=1).indices
         return target.gather(1, pred).any(1) if target is not None else (pred == labels[:, None]).any(1)
 
+    _check_true_scores(scores.gather(1, labels[:, None])[:, 0] if true is None else scores.masked_fill(~true, math.inf).amin(1))
     if target is None: true_score = scores.gather(1, labels[:, None])[:, 0]
     elif protocol == "mac-release": true_score = scores.masked_fill(~true, math.inf).amin(1)
     else: true_score = scores.masked_fill(~target, -math.inf).amax(1)
