@@ -26,11 +26,11 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'IMCAPS_TYPES', 'STATE_CHANGE_VERBS', 'IMCAPS_VOCAB', 'NOUN_FIELDS', 'SIDE_MARGIN', 'FLOAT_HEIGHT',
            'CONTACT_TOLERANCE', 'PAIR_BUILDERS', 'IMCAPS_LAYOUT', 'IMCAPS_SOURCE', 'IMCAPS_DATASET', 'CC3M_TRAIN_FILE',
-           'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS', 'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET',
-           'COCO_DATASET', 'image_side', 'bottom_height', 'stands_on', 'imcaps_caption_holds', 'ImCapsPair',
-           'differing_words', 'draw_candidate_pair', 'make_imcaps_pair', 'ImageCaptionPairs',
-           'export_controlled_imcaps', 'load_controlled_imcaps', 'corpus_caption', 'caption_corpus', 'CaptionCorpus',
-           'export_captions', 'load_captions']
+           'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS', 'CAPTION_CORPUS_MIX', 'NEGATION_WORDS',
+           'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'COCO_DATASET', 'image_side', 'bottom_height', 'stands_on',
+           'imcaps_caption_holds', 'ImCapsPair', 'differing_words', 'draw_candidate_pair', 'make_imcaps_pair',
+           'ImageCaptionPairs', 'export_controlled_imcaps', 'load_controlled_imcaps', 'corpus_caption',
+           'caption_corpus', 'construction_shares', 'CaptionCorpus', 'export_captions', 'load_captions']
 
 # %% ../nbs/04e_caption_data.ipynb #bca9d25f
 IMCAPS_TYPES = ("spatial-1", "spatial-2", "temporal", "verb-1", "verb-2", "adjective")
@@ -85,11 +85,22 @@ def _matching(scene: Scene, description: dict) -> list[int]:
     return [i for i, o in enumerate(scene.objects) if all(str(getattr(o, k)) == v for k, v in description.items())]
 
 # %% ../nbs/04e_caption_data.ipynb #1ec18350
+def _negated_clause_holds(scene: Scene, text: str) -> bool:
+    "'a cube that is not red' / '... not on the left': some object of the head phrase lacks the property."
+    head, negated = text.split(" that is not ", 1)
+    found = _matching(scene, _noun_phrase(head, scene))
+    if negated in ("on the left", "on the right"): return any(image_side(scene, i) != negated.split()[-1] for i in found)
+    attribute = next((a for a in FIELD_ORDER if negated in [str(v) for v in scene.vocab.values(a) if v is not None]), None)
+    if attribute is None: raise InputValidationError(f"Cannot parse '{text}': '{negated}' is not an attribute word or a side.")
+    return any(str(getattr(scene.objects[i], attribute)) != negated for i in found)
+
+
 def imcaps_caption_holds(scene: Scene, caption: str) -> bool:
-    "Parse a ControlledImCaps-style caption (any of the six types, or the world's grammar) and evaluate it on `scene`."
+    "Parse a ControlledImCaps-style caption (any of the six types, 'X that is not Y', or the world's grammar) and evaluate it on `scene`."
     text = " ".join(caption.strip().lower().split())
     verbs = {v: s for s, v in STATE_CHANGE_VERBS.items()}
     words = text.split()
+    if " that is not " in text: return _negated_clause_holds(scene, text)
     if text.endswith((" on the left", " on the right")):
         side = words[-1]
         return any(image_side(scene, i) == side for i in _matching(scene, _noun_phrase(" ".join(words[:-3]), scene)))
@@ -373,7 +384,7 @@ def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = 
 # %% ../nbs/04e_caption_data.ipynb #e30cc836
 CC3M_TRAIN_FILE = "Train_GCC-training.tsv"
 CC3M_VALIDATION_FILE = "Validation_GCC-1.1.0-Validation.tsv"
-CORPUS_KINDS = tuple(CAPTION_KINDS) + IMCAPS_TYPES
+CORPUS_KINDS = tuple(CAPTION_KINDS) + ("negated-clause",) + IMCAPS_TYPES
 CORPUS_FIELDS = {  # noun-phrase fields the corpus draws from, per world caption kind
     "single": [("shape",), ("color", "shape"), ("size", "color", "shape"), ("size", "color", "material", "shape"),
                ("material", "shape"), ("state", "color", "shape")],
@@ -382,6 +393,24 @@ CORPUS_FIELDS = {  # noun-phrase fields the corpus draws from, per world caption
     "counting": [("shape",), ("color", "shape"), ("material", "shape")],
     "negated": [("color", "shape"), ("size", "color", "shape")],
 }
+CAPTION_CORPUS_MIX = {  # share of each kind: one object usual; two objects, counts and negations rare, as in alt-text
+    "single": 0.44, "adjective": 0.14, "spatial-1": 0.08, "verb-1": 0.08, "temporal": 0.08,   # one object: 82%
+    "multi": 0.05, "relational": 0.04, "spatial-2": 0.02, "verb-2": 0.02,                     # lists and two objects
+    "counting": 0.03, "negated": 0.01, "negated-clause": 0.01,                                 # counts 3%, negations 2%
+}
+assert set(CAPTION_CORPUS_MIX) == set(CORPUS_KINDS) and abs(sum(CAPTION_CORPUS_MIX.values()) - 1) < 1e-9
+
+
+def _negated_clause(rng: np.random.Generator) -> tuple[str, Scene]:
+    "'a cube that is not red' (colour, size or material) or 'a cube that is not on the left', true of a drawn scene."
+    scene = sample_scene(rng, (1, 4), IMCAPS_VOCAB, min_visible_pixels=0)
+    k = int(rng.integers(len(scene.objects)))
+    obj, head = scene.objects[k], caption_object(scene.objects[k], ("shape",))
+    side = image_side(scene, k)
+    if side is not None and rng.random() < 0.3: return f"{head} that is not on the {'right' if side == 'left' else 'left'}", scene
+    attribute = ("color", "size", "material")[int(rng.integers(3))]
+    others = [str(v) for v in scene.vocab.values(attribute) if v is not None and v != getattr(obj, attribute)]
+    return f"{head} that is not {others[int(rng.integers(len(others)))]}", scene
 
 
 def corpus_caption(rng: np.random.Generator, kind: str) -> tuple[str, Scene]:
@@ -390,6 +419,7 @@ def corpus_caption(rng: np.random.Generator, kind: str) -> tuple[str, Scene]:
         pair = make_imcaps_pair(rng, kind, check_visibility=False)
         side = int(rng.integers(2))
         return pair.captions[side], pair.scenes[side]
+    if kind == "negated-clause": return _negated_clause(rng)
     if kind not in CAPTION_KINDS: raise InputValidationError(f"Unknown corpus caption kind '{kind}': use one of {CORPUS_KINDS}.")
     scene = sample_scene(rng, (2, 4) if kind == "relational" else (1, 4), IMCAPS_VOCAB, min_visible_pixels=0)
     if kind == "single" and rng.random() < 0.3:       # sometimes an object in a changed state
@@ -401,11 +431,33 @@ def corpus_caption(rng: np.random.Generator, kind: str) -> tuple[str, Scene]:
     return caption_scene(scene, kind, rng, fields=options[int(rng.integers(len(options)))]), scene
 
 
-def caption_corpus(n: int, seed: int = 0, kinds: Sequence[str] = CORPUS_KINDS) -> list[tuple[str, Scene]]:
-    "`n` (caption, scene) pairs, the kinds drawn uniformly from `kinds`; deterministic for a seed."
+def caption_corpus(n: int, seed: int = 0, kinds: Sequence[str] = CORPUS_KINDS,
+                   weights: dict | None = CAPTION_CORPUS_MIX) -> list[tuple[str, Scene]]:
+    "`n` (caption, scene) pairs, each kind drawn with its share in `weights` (None: uniform over `kinds`); deterministic for a seed."
     if n < 1: raise InputValidationError(f"n (the number of captions) must be at least 1; got {n}.")
+    p = np.array([1.0 if weights is None else float(weights.get(k, 0.0)) for k in kinds])
+    if not len(kinds) or p.sum() <= 0: raise InputValidationError(f"No kind of {list(kinds)} has a positive weight in {weights}.")
     rng = np.random.default_rng(seed)
-    return [corpus_caption(rng, kinds[int(rng.integers(len(kinds)))]) for _ in progress(range(n), desc="captions", total=n)]
+    return [corpus_caption(rng, kinds[int(rng.choice(len(kinds), p=p / p.sum()))])
+            for _ in progress(range(n), desc="captions", total=n)]
+
+# %% ../nbs/04e_caption_data.ipynb #e570f672
+NEGATION_WORDS = ("no", "not", "never", "none", "nothing", "nobody", "without")
+_MULTIPLE_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def construction_shares(captions: Sequence[str]) -> "pd.DataFrame":
+    "Per construction (negation, multiples, two or more objects): how many captions hold it and their share (%)."
+    import pandas as pd
+    if isinstance(captions, str): raise InputValidationError("construction_shares takes a list of captions, not one string.")
+    captions = list(captions)
+    if not captions: raise InputValidationError("construction_shares needs at least one caption.")
+    words = [caption.lower().replace(",", " ").replace(".", " ").split() for caption in captions]
+    flags = {"negation": [any(w in NEGATION_WORDS or w.endswith("n't") for w in ws) for ws in words],
+             "multiples": [any(w in _MULTIPLE_WORDS or (w.isdigit() and int(w) >= 2) for w in ws) for ws in words],
+             "two or more objects": [sum(w in ("a", "an") for w in ws) >= 2 for ws in words]}
+    return pd.DataFrame({"captions": {k: int(sum(v)) for k, v in flags.items()},
+                         "share (%)": {k: 100 * sum(v) / len(captions) for k, v in flags.items()}}).rename_axis("construction")
 
 # %% ../nbs/04e_caption_data.ipynb #746fcf37
 CC3M_LAYOUT = f"""$VLCONCEPTS_DATA/cc3m/{CC3M_TRAIN_FILE}   (and/or {CC3M_VALIDATION_FILE})
@@ -433,13 +485,13 @@ class CaptionCorpus:
 @CC3M_DATASET.exports("captions")
 def export_captions(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     split: str = "train", render_images: bool = False, kinds: Sequence[str] = CORPUS_KINDS,
-                    device: str = "cpu") -> Path:
+                    weights: dict | None = CAPTION_CORPUS_MIX, device: str = "cpu") -> Path:
     "Write `n` (default 100,000) scene captions as a CC3M-style TSV in folder `out`; with `render_images`, also images/ and scenes.json."
     if split not in ("train", "validation"): raise InputValidationError(f"split must be 'train' or 'validation'; got '{split}'.")
     n = 100_000 if n is None else int(n)
     size = 128 if size is None else int(size)
     out = Path(out)
-    corpus = caption_corpus(n, seed, kinds)
+    corpus = caption_corpus(n, seed, kinds, weights)
     names = [f"images/{split}_{index:07d}.png" for index in range(n)]
     if render_images:
         from PIL import Image

@@ -8,22 +8,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from itertools import islice
+from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .caption_data import IMCAPS_TYPES
+from .caption_data import IMCAPS_TYPES, IMCAPS_VOCAB, STATE_CHANGE_VERBS
+from .captions import RELATION_PHRASES as WORLD_RELATIONS, plural as shape_plural
 from .core import InputValidationError, get_logger
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'NOUNS', 'NOUN_KIND', 'ALL_NOUNS', 'SYNONYM_GROUPS', 'ADJECTIVE_GROUPS', 'ADJECTIVE_GROUP', 'KINDS',
-           'IRREGULAR_PLURALS', 'NUMBER_WORDS', 'SPATIAL', 'TEMPORAL', 'ATTRIBUTE_OF_SLOT', 'CELLS', 'CELL_BY_NAME',
-           'CONTROLLED_IMCAPS_CELLS', 'NounKind', 'plural', 'article', 'noun_phrase', 'fitting', 'are_synonyms', 'Cell',
-           'slots', 'attribute_types', 'draw_prompt', 'cic_category', 'compprompts', 'excluded_prompts',
-           'compprompts_training_captions']
+           'IRREGULAR_PLURALS', 'NUMBER_WORDS', 'SPATIAL', 'TEMPORAL', 'ANIMATE_LEXICON', 'WORLD_LEXICON',
+           'WORLD_MISSING_CELLS', 'ATTRIBUTE_OF_SLOT', 'CELLS', 'CELL_BY_NAME', 'CONTROLLED_IMCAPS_CELLS',
+           'WORLD_CELLS', 'NounKind', 'plural', 'article', 'noun_phrase', 'fitting', 'are_synonyms', 'Lexicon', 'Cell',
+           'slots', 'attribute_types', 'draw_prompt', 'cic_category', 'compprompts', 'world_compprompts',
+           'excluded_prompts', 'compprompts_training_captions']
 
 # %% ../nbs/40_compprompts.ipynb #972b10f6
 NOUNS = {
@@ -131,24 +134,25 @@ def article(word: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
 
-def noun_phrase(noun: str, adjectives: Sequence[str] = (), number: str | None = None) -> str:
+def noun_phrase(noun: str, adjectives: Sequence[str] = (), number: str | None = None, plural_of=plural) -> str:
     "'a cat', 'an orange cat', 'an orange and spotted cat', 'two orange cats'."
     words = " and ".join(adjectives)
     head = f"{words} {noun}" if words else noun
-    if number: return f"{number} {words + ' ' if words else ''}{plural(noun)}"
+    if number: return f"{number} {words + ' ' if words else ''}{plural_of(noun)}"
     return f"{article(head)} {head}"
 
 # %% ../nbs/40_compprompts.ipynb #1b674407
 @lru_cache(maxsize=None)
-def fitting(kinds: tuple[str, ...], slot: str) -> tuple[str, ...]:
+def fitting(kinds: tuple[str, ...], slot: str, lexicon=None) -> tuple[str, ...]:
     "Words of `slot` ('adjectives', 'verbs', 'transitive_verbs') that fit every kind in `kinds` (vocabulary order)."
-    words = getattr(KINDS[kinds[0]], slot)
-    return tuple(w for w in words if all(w in getattr(KINDS[k], slot) for k in kinds[1:]))
+    table = KINDS if lexicon is None else lexicon.kinds
+    words = getattr(table[kinds[0]], slot)
+    return tuple(w for w in words if all(w in getattr(table[k], slot) for k in kinds[1:]))
 
 
-def are_synonyms(noun_a: str, noun_b: str) -> bool:
+def are_synonyms(noun_a: str, noun_b: str, groups=SYNONYM_GROUPS) -> bool:
     "Whether two nouns are the same or belong to one synonym group (such a pair never shares a prompt)."
-    return noun_a == noun_b or any(noun_a in g and noun_b in g for g in SYNONYM_GROUPS)
+    return noun_a == noun_b or any(noun_a in g and noun_b in g for g in groups)
 
 # %% ../nbs/40_compprompts.ipynb #69904d37
 SPATIAL = {  # direction -> (1-obj phrase, 2-obj phrase)
@@ -157,6 +161,45 @@ SPATIAL = {  # direction -> (1-obj phrase, 2-obj phrase)
     "front": ("in the front", "in front of"), "behind": ("in the back", "behind"),
 }
 TEMPORAL = ("before", "after")
+
+# %% ../nbs/40_compprompts.ipynb #f502032f
+@dataclass(frozen=True, eq=False)
+class Lexicon:
+    "The words a CompPrompts draw uses: nouns by kind, what fits each kind, relations, time and number words."
+    name: str
+    nouns: dict                       # kind -> nouns
+    kinds: dict                       # kind -> NounKind
+    adjective_group: dict             # adjective -> group (two adjectives on one noun come from different groups)
+    spatial: dict                     # direction -> (1-obj phrase or None, 2-obj phrase or None)
+    temporal: tuple = TEMPORAL
+    temporal_verbs: tuple = ()        # verbs used with before/after (empty: the kind's 1-obj verbs)
+    numbers: tuple = NUMBER_WORDS
+    synonyms: tuple = ()
+    plural: Callable = plural
+
+    @property
+    def all_nouns(self) -> tuple: return tuple(n for nouns in self.nouns.values() for n in nouns)
+    @property
+    def noun_kind(self) -> dict: return {n: kind for kind, nouns in self.nouns.items() for n in nouns}
+    @property
+    def positions(self) -> list: return [d for d, (one, _) in self.spatial.items() if one]
+    @property
+    def relations(self) -> list: return [d for d, (_, two) in self.spatial.items() if two]
+
+
+ANIMATE_LEXICON = Lexicon("animate", NOUNS, KINDS, ADJECTIVE_GROUP, SPATIAL, synonyms=SYNONYM_GROUPS)
+_WORLD_ADJECTIVES = {group: tuple(str(v) for v in IMCAPS_VOCAB.values(attribute) if v is not None)
+                     for group, attribute in (("colour", "color"), ("size", "size"), ("material", "material"), ("state", "state"))}
+WORLD_LEXICON = Lexicon(
+    "world", {"object": tuple(IMCAPS_VOCAB.shapes)},
+    {"object": NounKind(tuple(w for words in _WORLD_ADJECTIVES.values() for w in words), ("resting", "floating"),
+                        ("carrying", "riding"))},
+    {w: group for group, words in _WORLD_ADJECTIVES.items() for w in words},
+    {"left": ("on the left", WORLD_RELATIONS["left"]), "right": ("on the right", WORLD_RELATIONS["right"]),
+     "front": (None, WORLD_RELATIONS["front"]), "behind": (None, WORLD_RELATIONS["behind"])},
+    temporal_verbs=tuple(STATE_CHANGE_VERBS.values()), numbers=("two", "three"), plural=shape_plural)
+WORLD_MISSING_CELLS = {"2 unique objects: 1 temp. + 1 2-obj verb":
+                       "the worlds say before/after only of one object's state change, never with a 2-obj verb"}
 
 # %% ../nbs/40_compprompts.ipynb #aaee6640
 @dataclass(frozen=True)
@@ -247,28 +290,30 @@ def _distinct(rng: np.random.Generator, pool: Sequence[str], k: int) -> list[str
     return [pool[i] for i in rng.choice(len(pool), k, replace=False)]
 
 
-def draw_prompt(template: str, rng: np.random.Generator, multiples: bool = False) -> dict | None:
-    "One filled `template`: {'prompt', 'counterpart', 'nouns', 'spatial', 'temporal'}, or None when the draw fails."
+def draw_prompt(template: str, rng: np.random.Generator, multiples: bool = False, lexicon: Lexicon | None = None) -> dict | None:
+    "One filled `template` in `lexicon`'s words (default: the animate nouns): {'prompt', 'counterpart', 'nouns', 'spatial', 'temporal'}, or None."
+    lex = ANIMATE_LEXICON if lexicon is None else lexicon
     names = slots(template)
     two = any(s.startswith("np2") for s in names)
-    nouns = [ALL_NOUNS[i] for i in rng.choice(len(ALL_NOUNS), 2 if two else 1, replace=False)]
-    if two and are_synonyms(*nouns): return None
-    kinds = tuple(sorted({NOUN_KIND[n] for n in nouns}))
+    nouns = [lex.all_nouns[i] for i in rng.choice(len(lex.all_nouns), 2 if two else 1, replace=False)]
+    if two and are_synonyms(*nouns, lex.synonyms): return None
+    kinds = tuple(sorted({lex.noun_kind[n] for n in nouns}))
     n_adj = [2 if s.endswith("+2adj") else int("+adj" in s) for s in names if s.startswith("np")]
-    adjectives = _distinct(rng, fitting(kinds, "adjectives"), sum(n_adj) + names.count("adj1"))
-    verbs = _distinct(rng, fitting(kinds, "verbs"), sum(s.startswith("verb") for s in names))
-    transitive = _distinct(rng, fitting(kinds, "transitive_verbs"), names.count("tverb"))
-    positions = _distinct(rng, list(SPATIAL), sum(s.startswith("pos") for s in names))
-    numbers = _distinct(rng, NUMBER_WORDS, len(nouns)) if multiples else [None] * len(nouns)
+    adjectives = _distinct(rng, fitting(kinds, "adjectives", lexicon), sum(n_adj) + names.count("adj1"))
+    verb_pool = lex.temporal_verbs if "time" in names and lex.temporal_verbs else fitting(kinds, "verbs", lexicon)
+    verbs = _distinct(rng, verb_pool, sum(s.startswith("verb") for s in names))
+    transitive = _distinct(rng, fitting(kinds, "transitive_verbs", lexicon), names.count("tverb"))
+    positions = _distinct(rng, lex.positions, sum(s.startswith("pos") for s in names))
+    numbers = _distinct(rng, lex.numbers, len(nouns)) if multiples else [None] * len(nouns)
     if None in (adjectives, verbs, transitive, positions, numbers): return None
-    if n_adj[0] == 2 and ADJECTIVE_GROUP[adjectives[0]] == ADJECTIVE_GROUP[adjectives[1]]: return None
+    if n_adj[0] == 2 and lex.adjective_group[adjectives[0]] == lex.adjective_group[adjectives[1]]: return None
     noun_adjectives = [adjectives[:n_adj[0]], adjectives[n_adj[0]:sum(n_adj)]]
-    relation = list(SPATIAL)[rng.integers(len(SPATIAL))] if "rel" in names else None
-    fill = {"verb1": verbs[:1], "verb2": verbs[1:2], "tverb": transitive, "pos1": [SPATIAL[p][0] for p in positions[:1]],
-            "pos2": [SPATIAL[p][0] for p in positions[1:2]], "rel": [SPATIAL[relation][1]] if relation else [],
-            "time": [TEMPORAL[rng.integers(2)]] if "time" in names else [], "adj1": adjectives[sum(n_adj):]}
+    relation = lex.relations[rng.integers(len(lex.relations))] if "rel" in names else None
+    fill = {"verb1": verbs[:1], "verb2": verbs[1:2], "tverb": transitive, "pos1": [lex.spatial[p][0] for p in positions[:1]],
+            "pos2": [lex.spatial[p][0] for p in positions[1:2]], "rel": [lex.spatial[relation][1]] if relation else [],
+            "time": [lex.temporal[rng.integers(len(lex.temporal))]] if "time" in names else [], "adj1": adjectives[sum(n_adj):]}
     def render(order):
-        words = [noun_phrase(nouns[order[int(s[2]) - 1]], noun_adjectives[int(s[2]) - 1], numbers[int(s[2]) - 1])
+        words = [noun_phrase(nouns[order[int(s[2]) - 1]], noun_adjectives[int(s[2]) - 1], numbers[int(s[2]) - 1], lex.plural)
                  if s.startswith("np") else fill[s][0] for s in names]
         return re.sub(r"\{[^}]+\}", lambda m, it=iter(words): next(it), template)
     return {"prompt": render((0, 1)), "counterpart": render((1, 0)) if two else None, "nouns": "|".join(nouns),
@@ -293,12 +338,13 @@ def cic_category(cell: str, spatial: str) -> str | None:
     return kind
 
 # %% ../nbs/40_compprompts.ipynb #46ecb79f
-def _cell_stream(cell: Cell, rng: np.random.Generator, excluded: frozenset = frozenset(), patience: int = 3000):
+def _cell_stream(cell: Cell, rng: np.random.Generator, excluded: frozenset = frozenset(), patience: int = 3000,
+                 lexicon: Lexicon | None = None):
     "Endless new prompts (rows) of `cell`: unique within the stream, never in `excluded`; stops after `patience` misses."
     seen, k, misses = set(), 0, 0
     while misses < patience:
         template = cell.templates[k % len(cell.templates)]
-        draw = draw_prompt(template, rng, cell.multiples)
+        draw = draw_prompt(template, rng, cell.multiples, lexicon)
         if draw is None or draw["prompt"] in seen or draw["prompt"] in excluded or draw["counterpart"] in seen:
             misses += 1
             continue
@@ -331,6 +377,21 @@ def compprompts(seed: int = 0, per_cell: int | None = None, cells: Iterable[str]
             raise InputValidationError(f"cell '{cell.name}' has only {len(got)} distinct prompts; ask for per_cell <= {len(got)}.")
         rows += got
     return pd.DataFrame(rows)
+
+# %% ../nbs/40_compprompts.ipynb #24de615c
+WORLD_CELLS = tuple(cell for cell in CELLS if cell.name not in WORLD_MISSING_CELLS)
+
+
+def world_compprompts(seed: int = 0, per_cell: int | None = None) -> pd.DataFrame:
+    "CompPrompts in `WORLD_LEXICON`'s words: per expressible cell at most half its distinct prompts and at most `per_cell` (default the paper's size)."
+    if per_cell is not None and per_cell < 1: raise InputValidationError(f"per_cell must be >= 1 (or None); got {per_cell}.")
+    rows = []
+    for cell in WORLD_CELLS:
+        want = cell.size if per_cell is None else int(per_cell)
+        stream = _cell_stream(cell, np.random.default_rng([seed, CELLS.index(cell), 7]), patience=400, lexicon=WORLD_LEXICON)
+        drawn = list(islice(stream, 2 * want))
+        rows += drawn[:want] if len(drawn) == 2 * want else drawn[:max(1, len(drawn) // 2)]
+    return pd.DataFrame(rows).assign(lexicon="world")
 
 # %% ../nbs/40_compprompts.ipynb #327921fe
 def excluded_prompts(exclude: pd.DataFrame | Iterable[str]) -> frozenset:
