@@ -75,7 +75,8 @@ def test_experiment_tiny_profile_is_the_library_defaults():
     evaluation = inspect.signature(evaluate_zero_shot).parameters
     by_table = {"object_counts": {"1": "one_object_weight", "2": "two_object_weight", "3": "three_object_weight"},
                 "caption_kinds": {"single": "single_caption_weight", "multi": "multi_caption_weight",
-                                  "relational": "relational_caption_weight"}}
+                                  "relational": "relational_caption_weight"},
+                "worlds": {w: f"{w}_world_weight" for w in ("clevr", "attributes", "birds", "imcaps")}}
     expected = {name: p.default for name, p in model_defaults.items()}
     for field_ in fields(config):
         if field_.name in by_table:

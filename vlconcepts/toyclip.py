@@ -25,22 +25,27 @@ from .models import OpenCLIPModel, create_openclip, register_backend, register_o
 from .captions import FIELD_ORDER, RELATION_PHRASES, caption_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RELATIONS, RENDER_VERSION, place_scene, relation_holds
+from .attribute_object_data import attribute_world_vocab
+from .cub_data import CUB_GROUPS
+from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_OBJECT_COUNTS,
+                                      DEFAULT_MIXTURE, WorldScene, check_mixture, mixture_captioner, render_mixture_pool)
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT',
            'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES', 'COLOR_SHAPE_LABELS', 'FULL_LABELS',
-           'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name', 'register_toyclip_config', 'create_toyclip',
-           'normalize_images', 'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_batch',
-           'cosine_lr', 'parameter_groups', 'autocast_dtype', 'contrastive_step', 'TrainingConfig', 'world_captioner',
-           'render_world_pool', 'color_theme', 'material_captioner', 'world_theme', 'save_checkpoint',
-           'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step',
-           'resume_training', 'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy',
-           'binding_candidates', 'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy',
-           'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'sha256_of', 'export_release',
-           'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
-           'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'RECOGNITION_KINDS', 'WORLD_BARS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name',
+           'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices',
+           'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr', 'parameter_groups', 'autocast_dtype',
+           'contrastive_step', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
+           'material_captioner', 'world_theme', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
+           'training_parts', 'training_batch', 'toyclip_step', 'resume_training', 'train_toyclip', 'caption',
+           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
+           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'world_recognition',
+           'missed_world_bars', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'sha256_of',
+           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
+           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -211,14 +216,15 @@ def contrastive_step(model, loss_fn, optimizer, images: torch.Tensor, tokens: to
 class TrainingConfig:
     "What ToyCLIP training depends on (stored in every checkpoint; a resumed run must match it)."
     model: dict = field(default_factory=toyclip_config)       # open_clip model config (`toyclip_config(...)`)
-    steps: int = 900                                          # optimisation steps
+    steps: int = 2000                                         # optimisation steps
     batch_size: int = 128                                     # captioned scenes per step (after de-duplication)
     lr: float = 1e-3                                          # peak AdamW learning rate
     warmup_steps: int = 50                                    # linear warm-up steps, then cosine decay
     weight_decay: float = 0.1                                 # AdamW weight decay (not on gains, biases, logit scale)
     pool_size: int = 3072                                     # scenes rendered per pool
-    pool_steps: int = 300                                     # steps trained on one pool before a fresh one is rendered
-    object_counts: dict = field(default_factory=lambda: {"1": 0.5, "2": 0.3, "3": 0.2})  # P(scene has k objects)
+    pool_steps: int = 250                                     # steps trained on one pool before a fresh one is rendered
+    worlds: dict = field(default_factory=lambda: dict(DEFAULT_MIXTURE))  # share of pool scenes per tiny world (`world_mixture`)
+    object_counts: dict = field(default_factory=lambda: dict(CLEVR_OBJECT_COUNTS))  # P(a CLEVR scene has k objects)
     caption_kinds: dict = field(default_factory=lambda: {"single": 0.5, "multi": 0.2, "relational": 0.3})  # P(caption kind)
     themed_fraction: float = 0.3                              # share of steps whose batch shares a colour theme (hard negatives)
     material_themed_fraction: float = 0.0                     # share of steps whose batch is material-themed (see above; off by default)
@@ -244,6 +250,7 @@ class TrainingConfig:
                                        f"{self.themed_fraction} + {self.material_themed_fraction}.")
         if int(self.theme_colors) < 1: raise InputValidationError(f"TrainingConfig.theme_colors must be positive, got {self.theme_colors}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
+        self.worlds = check_mixture(self.worlds)
         self.caption_kinds = {str(k): float(v) for k, v in self.caption_kinds.items()}
 
 # %% ../nbs/05_toyclip.ipynb #b2896ab1
@@ -279,18 +286,11 @@ def world_captioner(caption_kinds: dict) -> Callable:
 
 # %% ../nbs/05_toyclip.ipynb #483cd788
 def render_world_pool(config: TrainingConfig, pool_index: int, device="cpu") -> ScenePool:
-    "Pool `pool_index` of training scenes for `config`: sampled from `(seed, pool_index)`, rendered batched, occluded ones dropped."
+    "Pool `pool_index` of training scenes: the world mixture `config.worlds`, sampled from `(seed, pool_index)`, rendered batched."
     rng = np.random.default_rng([config.seed, 2, pool_index])
-    size = config.model["vision_cfg"]["image_size"]
-    counts = [int(_choose(config.object_counts, rng)) for _ in range(config.pool_size)]
-    scenes = [place_scene(rng, n) for n in counts]
-    ids = render_object_ids(scenes, size=size, device=device)
-    threshold = clevr_min_visible_pixels(size)
-    keep = [k for k, scene in enumerate(scenes)
-            if all(int((ids[k] == o).sum()) >= threshold for o in range(len(scene.objects)))]
-    scenes = [scenes[k] for k in keep]
-    images = render_scenes(scenes, size=size, device=device)
-    return ScenePool(to_uint8(images), scenes)
+    images, scenes = render_mixture_pool(rng, config.pool_size, config.model["vision_cfg"]["image_size"], config.worlds,
+                                         config.object_counts, device=device)
+    return ScenePool(images, scenes)
 
 # %% ../nbs/05_toyclip.ipynb #1fcb5757
 def color_theme(pool: ScenePool, rng: np.random.Generator, config: TrainingConfig) -> np.ndarray | None:
@@ -303,6 +303,7 @@ def color_theme(pool: ScenePool, rng: np.random.Generator, config: TrainingConfi
 
 def material_captioner(scene, rng: np.random.Generator) -> str:
     "A caption that always names colour, material and shape (size with probability ½): the captions of a material-themed batch."
+    scene = getattr(scene, "scene", scene)  # a pool's `world_mixture.WorldScene`, or a bare scene
     kind = "single" if len(scene.objects) < 2 or rng.random() < 0.5 else "multi"
     fields = (("size",) if rng.random() < 0.5 else ()) + ("color", "material", "shape")
     return caption_scene(scene, kind, rng, fields=fields)
@@ -320,7 +321,7 @@ def _world_defaults(config: TrainingConfig, device, pool_fn: Callable | None, ca
     "`(pool_fn, captioner, theme_fn)` with the world's where not given; `theme_fn='world'` themes the world's own pools only."
     if theme_fn == "world": theme_fn = world_theme if pool_fn in (None, render_world_pool) else None
     pool_fn = pool_fn or (lambda config_, index: render_world_pool(config_, index, device=device))
-    return pool_fn, captioner or world_captioner(config.caption_kinds), theme_fn
+    return pool_fn, captioner or mixture_captioner(world_captioner(config.caption_kinds)), theme_fn
 
 # %% ../nbs/05_toyclip.ipynb #7b217866
 CHECKPOINT_FORMAT = "toyclip-checkpoint"
@@ -603,6 +604,50 @@ def relational_accuracy(model, tokenizer, scenes, images) -> dict:
            enumerate(["bRa", "aSb", "aRc", "cRb"], start=1)}
     return {"relational": float(wins.float().mean()), **{f"relational_vs_{k}": v for k, v in per.items()}}
 
+# %% ../nbs/05_toyclip.ipynb #8b5a2b85
+RECOGNITION_KINDS = {  # world -> attribute kinds classified zero-shot (each among all values of its kind)
+    "attributes": ("color", "shape", "material", "size", "pattern", "state"),
+    "birds": tuple(CUB_GROUPS)}
+
+
+def recognition_task(ws: WorldScene, kind: str) -> tuple[str | None, list[str]]:
+    "(the true value or None if the scene does not show `kind`, the prompts of every value) for one world scene."
+    if ws.world == "birds":
+        values = CUB_GROUPS[kind]
+        return ws.info["bird"][kind], [BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[kind], v) for v in values]
+    values = [v for v in attribute_world_vocab().values(kind) if v not in (None, "plain")]
+    truth = getattr(ws.objects[0], kind)
+    return (truth if truth in values else None), [ATTRIBUTE_TEMPLATES[0].format(v) for v in values]
+
+
+def world_recognition(model, tokenizer, n: int = 400, seed: int = 2024, device="cpu", scenes: dict | None = None) -> dict:
+    "{(world, kind): zero-shot accuracy} on `n` fresh close-ups per world (`scenes`: world -> (images, world scenes) to reuse)."
+    size = model.visual.image_size[0] if isinstance(model.visual.image_size, tuple) else model.visual.image_size
+    results = {}
+    for w, world in enumerate(RECOGNITION_KINDS):
+        images, pool = (scenes or {}).get(world) or render_mixture_pool(np.random.default_rng([seed, 31, w]), n, size, {world: 1},
+                                                                        device=device)
+        for kind in RECOGNITION_KINDS[world]:
+            tasks = [recognition_task(ws, kind) for ws in pool]
+            rows = [i for i, (truth, _) in enumerate(tasks) if truth is not None]
+            if not rows: continue
+            prompts = tasks[rows[0]][1]
+            values = [p.rsplit(" ", 1)[-1] for p in prompts]
+            predicted = clip_scores(model, tokenizer, images[rows].float() / 255, prompts).argmax(1)
+            results[(world, kind)] = float(np.mean([values[int(p)] == tasks[i][0] for p, i in zip(predicted, rows)]))
+    return results
+
+# %% ../nbs/05_toyclip.ipynb #a315a24e
+WORLD_BARS = {"mean": 0.90, "each kind": 0.80}
+
+
+def missed_world_bars(recognition: dict, bars: dict = WORLD_BARS) -> dict:
+    "The (world, kind) accuracies below `bars['each kind']`, and 'mean' if the mean is below `bars['mean']`."
+    missed = {key: (acc, bars["each kind"]) for key, acc in recognition.items() if acc < bars["each kind"]}
+    mean = float(np.mean(list(recognition.values())))
+    if mean < bars["mean"]: missed["mean"] = (mean, bars["mean"])
+    return missed
+
 # %% ../nbs/05_toyclip.ipynb #85115527
 def evaluate_zero_shot(model, tokenizer, n_single: int = 480, n_binding: int = 160, n_relational: int = 160,
                        seed: int = 2024, device="cpu") -> dict:
@@ -615,14 +660,18 @@ def evaluate_zero_shot(model, tokenizer, n_single: int = 480, n_binding: int = 1
 
 
 def world_eval_fn(config: TrainingConfig, n_scenes: int | None = None, device="cpu") -> Callable:
-    "The in-training evaluation: single-object accuracies on a fixed held-out set (rendered once), as `eval_*` metrics."
+    "The in-training evaluation on fixed held-out sets (rendered once): CLEVR single objects and `world_recognition`, as `eval_*`."
     held_out = {}
     def eval_fn(model, tokenizer, device_):
+        n, size = n_scenes or config.eval_scenes, config.model["vision_cfg"]["image_size"]
         if not held_out:
-            size = config.model["vision_cfg"]["image_size"]
-            held_out["data"] = eval_scenes("single", n_scenes or config.eval_scenes, config.seed + 1, size, device)
+            held_out["data"] = eval_scenes("single", n, config.seed + 1, size, device)
+            held_out["worlds"] = {w: render_mixture_pool(np.random.default_rng([config.seed + 1, 31, k]), n, size, {w: 1}, device=device)
+                                  for k, w in enumerate(RECOGNITION_KINDS)}
         results = single_object_accuracy(model, tokenizer, *held_out["data"])
-        return {f"eval_{k}": v for k, v in results.items() if k != "confusion"}
+        worlds = world_recognition(model, tokenizer, scenes=held_out["worlds"], device=device)
+        return {**{f"eval_{k}": v for k, v in results.items() if k != "confusion"},
+                **{f"eval_{w}_{k}": v for (w, k), v in worlds.items()}}
     return eval_fn
 
 # %% ../nbs/05_toyclip.ipynb #956e0cce
