@@ -1,5 +1,8 @@
 """The `vlconcepts` console script as a user calls it."""
+import hashlib
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +39,12 @@ def test_doctor_reports_environment_and_datasets(tmp_path, monkeypatch):
     assert "missing" in cub_line and "CUB_200_2011/images.txt" in cub_line
 
 
+def _without_output_override(**extra):
+    "The environment with no $VLCONCEPTS_OUTPUT (conftest sets one): outputs go where the profile says."
+    env = {k: v for k, v in os.environ.items() if k != "VLCONCEPTS_OUTPUT"}
+    return {**env, **extra}
+
+
 def _notebook(path, cells):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -60,7 +69,7 @@ def test_rebuild_names_the_failed_notebook_and_keeps_earlier_figures(tmp_path):
     (tmp_path / "vlconcepts").mkdir()
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "broken.png").write_bytes(b"committed figure")
-    result = run("rebuild", "--notebooks", str(folder), cwd=tmp_path)
+    result = run("rebuild", "--notebooks", str(folder), cwd=tmp_path, env=_without_output_override())
     assert result.returncode == 1
     assert "02_broken.ipynb" in result.stderr and "ZeroDivisionError" in result.stdout
     assert "01_fine.ipynb" in result.stdout and "1 ok, 1 failed" in result.stdout
@@ -91,3 +100,49 @@ def test_doctor_and_world_export_read_the_dataset_registry(tmp_path, monkeypatch
     (tmp_path / "test-set").mkdir(); (tmp_path / "test-set/marker.txt").write_text("x")
     assert dataset_status()["test-set"] is True and "mit-states" in dataset_status()
     assert export_world("test-world", tmp_path, n=3) == tmp_path / "n3"
+
+
+def _fake_checkout(tmp_path, notebooks):
+    "A checkout (settings.ini, vlconcepts/) holding copies of the real experiment `notebooks` and their profile files."
+    folder = tmp_path / "nbs" / "experiments"
+    (folder / "profiles").mkdir(parents=True)
+    for name in notebooks:
+        shutil.copy(ROOT / "nbs" / "experiments" / f"{name}.ipynb", folder)
+        for profile in (ROOT / "nbs" / "experiments" / "profiles").glob(f"{name}.*.yaml"): shutil.copy(profile, folder / "profiles")
+    (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
+    (tmp_path / "vlconcepts").mkdir()
+    return folder
+
+
+def _digests(folder):
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+def test_smoke_rebuild_leaves_the_tiny_outputs_byte_identical(tmp_path):
+    folder = _fake_checkout(tmp_path, ["03_world_gallery"])
+    for sub in ("figures", "tables"): shutil.copytree(ROOT / sub, tmp_path / sub)   # the committed tiny outputs
+    before = {sub: _digests(tmp_path / sub) for sub in ("figures", "tables")}
+    assert "world_gallery.png" in before["figures"]
+    result = run("rebuild", "--profile", "smoke", "--device", "cpu", "--notebooks", str(folder), cwd=tmp_path,
+                 env=_without_output_override(OMP_NUM_THREADS="1"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert {sub: _digests(tmp_path / sub) for sub in ("figures", "tables")} == before
+    assert (tmp_path / "results" / "smoke" / "figures" / "world_gallery.png").stat().st_size > 1000
+    assert (tmp_path / "runs" / "smoke" / "03_world_gallery.ipynb").is_file()
+    assert str(tmp_path / "results" / "smoke") in result.stdout          # rebuild says where the outputs went
+
+
+def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
+    folder = tmp_path / "nbs" / "experiments"
+    folder.mkdir(parents=True)
+    params = 'profile: str = "tiny"  # profile\ndevice: str = "auto"  # device'
+    _notebook(folder / "01_table.ipynb", [(params, ["parameters"]),
+                                          ("import pandas as pd\nfrom vlconcepts.core import save_table\n"
+                                           "save_table(pd.DataFrame({'a': [1]}), 'one')", [])])
+    (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
+    (tmp_path / "vlconcepts").mkdir()
+    out = tmp_path / "elsewhere"
+    result = run("rebuild", "--notebooks", str(folder), cwd=tmp_path, env=_without_output_override(VLCONCEPTS_OUTPUT=str(out)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (out / "tables" / "one.csv").is_file() and not (tmp_path / "tables").exists()

@@ -20,7 +20,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (VLConceptsError, cache_dir, data_dir, get_logger, pick_device, repo_root)
+from .core import (VLConceptsError, cache_dir, data_dir, get_logger, output_root, pick_device, repo_root)
 from .datasets import registered_datasets, world_exporters
 
 logger = get_logger(__name__)
@@ -32,7 +32,7 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 
            'export_world', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
-PROFILES = ("tiny", "paper", "smoke")
+PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
 KERNEL_NAME = "python3"  # every experiment runs in the Python 3 kernel of the environment that runs `vlconcepts`
 
 
@@ -137,12 +137,13 @@ def _publish(staging: Path, destination: Path) -> list[Path]:
 # %% ../nbs/90_cli.ipynb #9861c4ab
 def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", runs_dir: Optional[Path] = None,
                    publish_to: Optional[Path] = None, timeout: Optional[int] = None) -> RunResult:
-    "Execute `notebook` with papermill for `profile`; on success publish its figures/tables into `publish_to`."
+    """Execute `notebook` with papermill for `profile`; on success publish its figures/tables into `publish_to`
+    (default `core.output_root(profile)`: the checkout for tiny, `results/<profile>/` for any other profile)."""
     import papermill
     notebook = Path(notebook).resolve()
     root = repo_root(notebook.parent) or Path.cwd()
     runs_dir = Path(runs_dir or root / "runs" / profile)
-    publish_to = Path(publish_to or root)
+    publish_to = Path(publish_to) if publish_to else output_root(profile, root)
     runs_dir.mkdir(parents=True, exist_ok=True)
     executed = runs_dir / notebook.name
     start = time.time()
@@ -185,11 +186,14 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     notebooks = experiment_notebooks(folder, only)
     if not notebooks:
         raise VLConceptsError(f"No experiment notebook in {folder} matches {only!r}.")
-    root = publish_to or repo_root(folder) or Path.cwd()
+    root = repo_root(folder) or Path.cwd()
+    destination = Path(publish_to) if publish_to else output_root(profile, root)  # tiny: figures/, else results/<profile>/
+    runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
+    echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
     results = []
     for notebook in notebooks:
         echo(f"[{profile}] running {notebook.name} ...")
-        result = run_experiment(notebook, profile, device, runs_dir=runs_dir or Path(root) / "runs" / profile, publish_to=root)
+        result = run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=destination)
         echo(f"[{profile}] {result.notebook}: {result.status} in {result.seconds:.1f} s")
         results.append(result)
         if fail_fast and result.status != "ok": break

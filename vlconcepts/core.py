@@ -18,9 +18,9 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['torchvision', 'PAPER_NUMBERS', 'import_torchvision', 'data_dir', 'cache_dir', 'repo_root', 'output_root',
-           'figures_dir', 'tables_dir', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
-           'InputValidationError', 'DatasetNotFound', 'seed_everything', 'torch_generator', 'pick_device', 'progress',
+__all__ = ['torchvision', 'PAPER_NUMBERS', 'import_torchvision', 'data_dir', 'cache_dir', 'VLConceptsError', 'ModelSpecError',
+           'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root', 'profile_outputs',
+           'output_root', 'figures_dir', 'tables_dir', 'seed_everything', 'torch_generator', 'pick_device', 'progress',
            'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'save_figure', 'save_table',
            'paper_tables', 'paper_table']
 
@@ -89,37 +89,6 @@ def cache_dir() -> Path:
     "Root of the feature cache: `$VLCONCEPTS_CACHE`, default `~/.cache/vlconcepts/cache`."
     return _env_path("VLCONCEPTS_CACHE", Path.home() / ".cache" / "vlconcepts" / "cache")
 
-# %% ../nbs/00_core.ipynb #d2408a3a
-def repo_root(start: Optional[Path] = None) -> Optional[Path]:
-    "The vlconcepts checkout containing `start` (default: cwd, then this file), or None when run from an installed copy."
-    here = [Path(globals()["__file__"]).resolve().parent] if "__file__" in globals() else []
-    candidates = [Path(start)] if start is not None else [Path.cwd(), *here]
-    for begin in candidates:
-        for folder in [begin.resolve(), *begin.resolve().parents]:
-            if (folder / "settings.ini").exists() and (folder / "vlconcepts").is_dir():
-                return folder
-    return None
-
-
-def output_root() -> Path:
-    "Where figures/ and tables/ are written: `$VLCONCEPTS_OUTPUT`, else the repo root, else cwd."
-    if os.environ.get("VLCONCEPTS_OUTPUT"): return Path(os.environ["VLCONCEPTS_OUTPUT"]).expanduser()
-    return repo_root() or Path.cwd()
-
-
-def figures_dir() -> Path:
-    "The folder experiment notebooks write figures to (created on demand)."
-    path = output_root() / "figures"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def tables_dir() -> Path:
-    "The folder experiment notebooks write tables to (created on demand)."
-    path = output_root() / "tables"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
 # %% ../nbs/00_core.ipynb #f0f160f1
 class VLConceptsError(Exception):
     "Base class of every error vlconcepts raises on purpose."
@@ -148,6 +117,46 @@ class DatasetNotFound(VLConceptsError, FileNotFoundError):
             f"Where to get it: {where_to_get}\n"
             f"(Real datasets are read from $VLCONCEPTS_DATA, currently {data_dir()}; "
             f"`vlconcepts world export` writes a synthetic stand-in in the same layout.)")
+
+# %% ../nbs/00_core.ipynb #d2408a3a
+def repo_root(start: Optional[Path] = None) -> Optional[Path]:
+    "The vlconcepts checkout containing `start` (default: cwd, then this file), or None when run from an installed copy."
+    here = [Path(globals()["__file__"]).resolve().parent] if "__file__" in globals() else []
+    candidates = [Path(start)] if start is not None else [Path.cwd(), *here]
+    for begin in candidates:
+        for folder in [begin.resolve(), *begin.resolve().parents]:
+            if (folder / "settings.ini").exists() and (folder / "vlconcepts").is_dir():
+                return folder
+    return None
+
+
+def profile_outputs(profile: str = "tiny", root: Optional[Path] = None) -> Path:
+    "The folder holding `profile`'s figures/ and tables/: the checkout `root` for tiny, `root/results/<profile>` for any other."
+    import re
+    if not isinstance(profile, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", profile):
+        raise InputValidationError(f"A profile name is lower-case letters, digits, '-' and '_' (e.g. 'tiny', 'dry-small'); got {profile!r}.")
+    root = Path(root) if root is not None else (repo_root() or Path.cwd())
+    return root if profile == "tiny" else root / "results" / profile
+
+
+def output_root(profile: Optional[str] = None, root: Optional[Path] = None) -> Path:
+    "Where figures/ and tables/ are written: `$VLCONCEPTS_OUTPUT` if set, else `profile_outputs` of `profile` (default `$VLCONCEPTS_PROFILE`, else tiny)."
+    if os.environ.get("VLCONCEPTS_OUTPUT"): return Path(os.environ["VLCONCEPTS_OUTPUT"]).expanduser()
+    return profile_outputs(profile or os.environ.get("VLCONCEPTS_PROFILE") or "tiny", root)
+
+
+def figures_dir() -> Path:
+    "The folder experiment notebooks write figures to (created on demand)."
+    path = output_root() / "figures"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def tables_dir() -> Path:
+    "The folder experiment notebooks write tables to (created on demand)."
+    path = output_root() / "tables"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 # %% ../nbs/00_core.ipynb #5008be79
 def seed_everything(seed: int = 0) -> int:
