@@ -128,8 +128,9 @@ def test_experiment_tiny_profile_is_the_library_defaults():
     config, model_defaults = ToyITMConfig(), inspect.signature(toyitm_config).parameters
     expected = {name: p.default for name, p in model_defaults.items() if name != "words"}
     expected.update({f"{kind}_caption_weight": weight for kind, weight in config.caption_kinds.items()})
+    expected.update({f"{world}_world_weight": share for world, share in config.worlds.items()})
     expected.update({f.name: getattr(config, f.name) for f in fields(config)
-                     if f.name not in ("model", "caption_kinds", "object_counts", "field_probability", "weight_decay",
+                     if f.name not in ("model", "caption_kinds", "worlds", "object_counts", "field_probability", "weight_decay",
                                        "checkpoint_every", "render_version")})   # not exposed by the experiment: the library's hold
     assert {name: params.get(name) for name in expected} == expected
     assert params["eval_every"] >= config.checkpoint_every      # the experiment checkpoints every min(50, eval_every) steps

@@ -24,6 +24,8 @@ from .captions import (FIELD_ORDER, RELATION_PHRASES, caption_holds, caption_obj
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
+from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, WorldScene, check_mixture, mixture_captioner,
+                                      mixture_false_captioner, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, packaged_release, parameter_groups,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
@@ -32,10 +34,11 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES',
-           'world_words', 'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm', 'itm_captions',
-           'render_itm_pool', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
-           'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'evaluate_itm', 'itm_eval_fn',
-           'export_release', 'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
+           'CLOSE_UP_WORLDS', 'world_words', 'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm',
+           'itm_captions', 'render_itm_pool', 'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step',
+           'ToyITMConfig', 'read_toyitm', 'train_toyitm', 'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies',
+           'test_scenes', 'world_eval_pairs', 'evaluate_itm', 'itm_eval_fn', 'export_release', 'load_toyitm',
+           'assets_dir', 'default_checkpoint', 'load_toyitm_model']
 
 # %% ../nbs/05b_toyitm.ipynb #b6a05e8b
 MAX_TEXT_TOKENS = 40  # [CLS] + caption word pieces + [SEP], padded per batch
@@ -67,7 +70,7 @@ def toyitm_config(hidden_size: int = 128,          # transformer width
                   image_size: int = 64,            # render side in pixels
                   patch_size: int = 16,            # ViLT patch side; image_size must be a multiple
                   initializer_range: float = 0.1,  # std of the initial weights (see above)
-                  words: Sequence[str] | None = None,  # whole-word tokens added to the tokenizer (default: the CLEVR world's)
+                  words: Sequence[str] | None = None,  # whole-word tokens added to the tokenizer (default: every tiny world's)
                   ) -> dict:
     "A JSON-able ToyITM config: `ViltConfig` keyword arguments under 'vilt', the tokenizer's added words under 'words'."
     sizes = dict(hidden_size=hidden_size, num_layers=num_layers, num_heads=num_heads, intermediate_size=intermediate_size,
@@ -77,7 +80,7 @@ def toyitm_config(hidden_size: int = 128,          # transformer width
             raise InputValidationError(f"toyitm_config: {name} must be a positive integer, got {value!r}.")
     if hidden_size % num_heads: raise InputValidationError(f"toyitm_config: hidden_size {hidden_size} is not a multiple of num_heads {num_heads}.")
     if image_size % patch_size: raise InputValidationError(f"toyitm_config: image_size {image_size} is not a multiple of patch_size {patch_size}.")
-    words = list(world_words() if words is None else words)
+    words = list(dict.fromkeys(world_words() + sorted(mixture_words())) if words is None else words)
     vilt = dict(hidden_size=int(hidden_size), num_hidden_layers=int(num_layers), num_attention_heads=int(num_heads),
                 intermediate_size=int(intermediate_size), image_size=int(image_size), patch_size=int(patch_size),
                 vocab_size=len(toyitm_tokenizer(words)), max_position_embeddings=MAX_TEXT_TOKENS, max_image_length=-1,
@@ -127,16 +130,23 @@ def itm_captions(scene, rng: np.random.Generator, caption_kinds: dict, field_pro
     return caption_scene(scene, "single", rng, fields=fields), false_caption(scene, "single", rng, fields=fields)
 
 # %% ../nbs/05b_toyitm.ipynb #de42b705
-def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: dict, size: int, close_up_fraction: float = 0.0,
-                    vocab=CLEVR_VOCAB, device="cpu") -> ScenePool:
-    "Pool `pool_index` of training scenes from `(seed, pool_index)`: close-ups of one object, or CLEVR scenes (visibility rule at `size`)."
+def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: dict, size: int, worlds: dict = DEFAULT_MIXTURE,
+                    device="cpu") -> ScenePool:
+    "Pool `pool_index` of training scenes from `(seed, pool_index)`: the world mixture `worlds` (`world_mixture.render_mixture_pool`)."
     rng = np.random.default_rng([int(seed), 2, int(pool_index)])
-    counts = [int(_choose(object_counts, rng)) for _ in range(pool_size)]
-    scenes = [close_up_scene(rng, vocab, {}) if rng.random() < close_up_fraction else sample_scene(rng, n, vocab, min_visible_pixels=0)
-              for n in counts]
-    ids, threshold = render_object_ids(scenes, size=size, device=device), clevr_min_visible_pixels(size)   # one batched visibility check
-    scenes = [s for k, s in enumerate(scenes) if all(int((ids[k] == o).sum()) >= threshold for o in range(len(s.objects)))]
-    return ScenePool(to_uint8(render_scenes(scenes, size=size, device=device)), scenes)
+    return ScenePool(*render_mixture_pool(rng, pool_size, size, worlds, object_counts, device=device))
+
+
+def world_itm_captions(ws: WorldScene, rng: np.random.Generator, caption_kinds: dict, field_probability: float = 0.5) -> tuple[str, str]:
+    "A true and a false caption of a pool scene in its world's grammar (CLEVR: `itm_captions`)."
+    if ws.world == "clevr": return itm_captions(ws.scene, rng, caption_kinds, field_probability)
+    return mixture_captioner(None)(ws, rng), mixture_false_captioner(None)(ws, rng)
+
+
+def _surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
+    "Whether another scene's caption is surely false of `ws`: checked for two CLEVR scenes, else only bird against non-bird."
+    if ws.world == donor.world == "clevr": return not caption_holds(ws.scene, caption)
+    return (ws.world == "birds") != (donor.world == "birds")
 
 
 def itm_batch(pool: ScenePool, rng: np.random.Generator, batch_size: int, caption_kinds: dict, field_probability: float = 0.5,
@@ -144,12 +154,12 @@ def itm_batch(pool: ScenePool, rng: np.random.Generator, batch_size: int, captio
     "`2·batch_size` pairs from `pool`: images in [0, 1], captions and labels (1 true, 0 false); true pairs first."
     index = rng.choice(len(pool), size=min(batch_size, len(pool)), replace=False)
     scenes = [pool.scenes[int(i)] for i in index]
-    pairs = [itm_captions(s, rng, caption_kinds, field_probability) for s in scenes]
+    pairs = [world_itm_captions(s, rng, caption_kinds, field_probability) for s in scenes]
     true, false = [t for t, _ in pairs], [f for _, f in pairs]
     donors = rng.permutation(len(scenes))
     for k, scene in enumerate(scenes):
         other = true[donors[k]]
-        if rng.random() < easy_negative_fraction and not caption_holds(scene, other): false[k] = other
+        if rng.random() < easy_negative_fraction and _surely_false(scene, scenes[donors[k]], other): false[k] = other
     images = pool.images[torch.as_tensor(index, dtype=torch.long)].float() / 255
     return torch.cat([images, images]), true + false, torch.cat([torch.ones(len(index)), torch.zeros(len(index))])
 
@@ -202,7 +212,7 @@ class ToyITMConfig:
     caption_kinds: dict = field(default_factory=lambda: {"single": 0.6, "multi": 0.15, "relational": 0.25})  # P(kind)
     field_probability: float = 0.5                         # P(a caption names size / colour / material)
     easy_negative_fraction: float = 0.5                    # share of false captions taken from another scene of the batch
-    close_up_fraction: float = 0.6                         # share of pool scenes that are close-ups of one object
+    worlds: dict = field(default_factory=lambda: dict(DEFAULT_MIXTURE))  # share of pool scenes per tiny world (`world_mixture`)
     eval_every: int = 500                                  # steps between held-out evaluations
     eval_scenes: int = 96                                  # fresh single-object scenes per evaluation
     checkpoint_every: int = 50                             # steps between checkpoints
@@ -220,7 +230,8 @@ class ToyITMConfig:
                 raise InputValidationError(f"ToyITMConfig.{name} must map choices to non-negative weights with a positive sum, got {table}.")
         unknown = set(self.caption_kinds) - {"single", "multi", "relational"}
         if unknown: raise InputValidationError(f"ToyITMConfig.caption_kinds: unknown kinds {sorted(unknown)}; use single, multi, relational.")
-        for name in ("field_probability", "easy_negative_fraction", "close_up_fraction"):
+        self.worlds = check_mixture(self.worlds)
+        for name in ("field_probability", "easy_negative_fraction"):
             if not 0 <= float(getattr(self, name)) <= 1: raise InputValidationError(f"ToyITMConfig.{name} must be in [0, 1], got {getattr(self, name)}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
         self.caption_kinds = {str(k): float(v) for k, v in self.caption_kinds.items()}
@@ -258,7 +269,7 @@ def train_toyitm(config: ToyITMConfig, run_dir: str | Path, device="auto", resum
     checkpoint = run_dir / "last.pt"
     size = config.model["vilt"]["image_size"]
     pool_fn = pool_fn or (lambda index: render_itm_pool(config.seed, index, config.pool_size, config.object_counts, size,
-                                                        config.close_up_fraction, device=device))
+                                                        config.worlds, device=device))
     seed_everything(config.seed)
     itm = create_toyitm(config.model, seed=config.seed, device=device)
     optimizer = torch.optim.AdamW(parameter_groups(itm.module, config.weight_decay), lr=config.lr, betas=(0.9, 0.98), eps=1e-6)
@@ -352,10 +363,24 @@ def test_scenes(kind: str, n: int, seed: int, size: int, device="cpu") -> tuple[
     return scenes, render_scenes(scenes, size=size, device=device)
 
 
+CLOSE_UP_WORLDS = ("attributes", "birds")  # the mixture's close-up worlds (MIT-States and MAC; CUB)
+
+
+def world_eval_pairs(world: str, n: int, seed: int, size: int, device="cpu") -> tuple[torch.Tensor, list[tuple[int, str, str, str]]]:
+    "Renders of `n` fresh close-ups of `world` and one `(index, true, false, 'world_<world>')` pair each, in the world's grammar."
+    rng = np.random.default_rng([int(seed), 7, CLOSE_UP_WORLDS.index(world)])
+    images, scenes = render_mixture_pool(rng, n, size, {world: 1}, device=device)
+    pairs = [(k, *world_itm_captions(ws, rng, {"single": 1}), f"world_{world}") for k, ws in enumerate(scenes)]
+    return images.float() / 255, pairs
+
+
 def evaluate_itm(itm: ViltITMModel, n_single: int = 240, n_binding: int = 80, n_relational: int = 80, seed: int = 2024,
-                 device="cpu", n_close_up: int = 0) -> dict:
-    "Held-out ITM accuracies on fresh scenes of `seed`: single objects (CLEVR view, close-up), binding, relations (binary and pairwise)."
+                 device="cpu", n_close_up: int = 0, n_world: int = 0) -> dict:
+    "Held-out ITM accuracies on fresh scenes of `seed`: single objects (CLEVR view, close-ups of every world), binding, relations."
     size, results = itm.module.config.image_size, {}
+    for world in CLOSE_UP_WORLDS if n_world else ():
+        images, pairs = world_eval_pairs(world, n_world, seed, size, device)
+        results.update(pair_accuracies(*score_eval_pairs(itm, images, pairs), [row for *_, row in pairs]))
     for kind, n, names in (("single", n_single, SINGLE_ATTRIBUTES), ("close-up", n_close_up, SINGLE_ATTRIBUTES),
                            ("binding", n_binding, ("binding",)), ("relational", n_relational, ("relational_vs_bRa", "relational_vs_aSb"))):
         if not n: continue
@@ -378,10 +403,12 @@ def itm_eval_fn(config: ToyITMConfig, seed: int | None = None, device="cpu") -> 
             for kind, prefix in (("single", ""), ("close-up", "close_up_")):
                 scenes, images = test_scenes(kind, config.eval_scenes, seed, config.model["vilt"]["image_size"], device)
                 held_out[prefix] = images.cpu(), [(k, t, f, prefix + row) for k, t, f, row in itm_eval_pairs("single", scenes, seed)]
+            for world in CLOSE_UP_WORLDS:
+                held_out[world] = world_eval_pairs(world, config.eval_scenes, seed, config.model["vilt"]["image_size"], device)
         results = {}
         for prefix, (images, pairs) in held_out.items():
             results.update(pair_accuracies(*score_eval_pairs(itm, images, pairs), [row for *_, row in pairs]))
-            results["close_up" if prefix else "single"] = float(np.mean([results[prefix + a] for a in SINGLE_ATTRIBUTES]))
+            if prefix in ("", "close_up_"): results["close_up" if prefix else "single"] = float(np.mean([results[prefix + a] for a in SINGLE_ATTRIBUTES]))
         return {f"eval_{k}": v for k, v in results.items() if not k.endswith("_pairwise")}
     return eval_fn
 

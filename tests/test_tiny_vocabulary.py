@@ -1,0 +1,110 @@
+"""The tiny models know every word of every tiny world (issue 18, item 1).
+
+For `toyclip:default` and `toyitm:default`: no two concept prompts of one tiny world get the same features
+(cosine ≥ 0.99), and every word of those prompts is a token the model trained on. The prompts are the lenses'
+own: CompMap's MIT-States and CUB prompts, MAC's attribute/object prompts, the binding labels in the
+binding lens's prompt, and ControlledImCaps captions.
+
+ToyCLIP's features are its text embeddings; its trained tokens are the BPE rows its release keeps (the token
+ids seen in training). ToyITM is a fusion model with no text embedding: a prompt's features are its match
+logits over a fixed set of renders of every world (two prompts the model cannot tell apart score every image
+alike), and its trained tokens are the whole words its tokenizer adds, which are the words of the training
+grammars."""
+import numpy as np
+import pytest
+import torch
+
+from vlconcepts.attribute_object_data import MIT_ATTRIBUTES, WORLD_OBJECTS
+from vlconcepts.binding import prompt_texts
+from vlconcepts.binding_data import object_labels, relational_labels
+from vlconcepts.caption_data import IMCAPS_TYPES, make_imcaps_pair
+from vlconcepts.compmap import MIT_STATES_TEMPLATE, cub_attribute_prompt, cub_class_prompt
+from vlconcepts.cub_data import cub_attribute_names, cub_class_name, cub_classes
+from vlconcepts.models import load_model
+from vlconcepts.world_mixture import WORLDS, render_mixture_pool
+
+TIE = 0.99
+
+
+def world_prompts() -> dict[str, list[str]]:
+    "The concept prompts of every tiny world, as the lenses write them."
+    classes = cub_classes(20, np.random.default_rng(0))
+    rng, imcaps = np.random.default_rng(0), []
+    for kind in IMCAPS_TYPES:
+        for _ in range(10): imcaps += make_imcaps_pair(rng, kind, check_visibility=False).captions
+    prompts = {
+        "mit-states primitives": [MIT_STATES_TEMPLATE.format(c) for c in (*MIT_ATTRIBUTES, *WORLD_OBJECTS)],
+        "mit-states pairs": [MIT_STATES_TEMPLATE.format(f"{a} {o}") for a in MIT_ATTRIBUTES for o in WORLD_OBJECTS],
+        "cub attributes": [cub_attribute_prompt(n) for n in cub_attribute_names()],
+        "cub classes": [cub_class_prompt(cub_class_name(k + 1, c)) for k, c in enumerate(classes)],
+        "mac": [f"a photo of {a} object" for a in MIT_ATTRIBUTES] + [f"a photo of {o}" for o in WORLD_OBJECTS],
+        "binding": prompt_texts(object_labels()) + prompt_texts(relational_labels()),
+        "controlled imcaps": imcaps}
+    return {world: list(dict.fromkeys(p)) for world, p in prompts.items()}
+
+
+def ties(features: torch.Tensor, prompts: list[str]) -> list[tuple[str, str, float]]:
+    "Pairs of different prompts whose feature vectors have cosine ≥ TIE."
+    f = torch.nn.functional.normalize(features.float(), dim=-1)
+    cos = f @ f.T
+    i, j = torch.triu_indices(len(prompts), len(prompts), offset=1)
+    tied = cos[i, j] >= TIE
+    return [(prompts[a], prompts[b], round(float(cos[a, b]), 4)) for a, b in zip(i[tied].tolist(), j[tied].tolist())]
+
+
+def test_the_tie_check_finds_a_tie():
+    features = torch.tensor([[1.0, 0.0], [1.0, 0.001], [0.0, 1.0]])
+    assert ties(features, ["a", "b", "c"]) == [("a", "b", 1.0)]
+
+
+@pytest.fixture(scope="module")
+def toyclip():
+    return load_model("toyclip:default", device="cpu")
+
+
+@pytest.fixture(scope="module")
+def toyitm():
+    return load_model("toyitm:default", device="cpu")
+
+
+@pytest.mark.parametrize("world", list(world_prompts()))
+def test_toyclip_gives_every_concept_prompt_its_own_embedding(toyclip, world):
+    prompts = world_prompts()[world]
+    assert not ties(toyclip.encode_texts(prompts), prompts)[:10]
+
+
+def test_toyclip_trained_every_token_of_every_prompt(toyclip):
+    from vlconcepts.toyclip import default_checkpoint, read_verified_checkpoint
+    path, sha = default_checkpoint()
+    trained = set(read_verified_checkpoint(path, sha)["token_ids"].tolist())
+    untrained = {}
+    for world, prompts in world_prompts().items():
+        for prompt in prompts:
+            for word in prompt.split():
+                ids = [t for t in toyclip.tokenizer([word])[0].tolist() if t not in (0, 49406, 49407)]
+                if not set(ids) <= trained: untrained.setdefault(world, set()).add(word)
+    assert not untrained, untrained
+
+
+@pytest.fixture(scope="module")
+def itm_images():
+    "Fresh renders of every world: the images a prompt's match logits are measured on."
+    images, _ = render_mixture_pool(np.random.default_rng([7, 77]), 96, 64, {w: 1 for w in WORLDS})
+    return images.float() / 255
+
+
+@pytest.mark.parametrize("world", list(world_prompts()))
+def test_toyitm_tells_every_concept_prompt_apart(toyitm, itm_images, world):
+    prompts = world_prompts()[world]
+    scores = toyitm.match_scores(itm_images, prompts).T          # [prompts, images]
+    assert not ties(scores - scores.mean(1, keepdim=True), prompts)[:10]
+
+
+def test_toyitm_has_a_trained_whole_word_token_for_every_word(toyitm):
+    from vlconcepts.toyitm import world_words
+    from vlconcepts.world_mixture import mixture_words
+    trained = set(world_words()) | mixture_words()                    # the words the training grammars write
+    tokenizer = toyitm.processor.tokenizer
+    unknown = {w for prompts in world_prompts().values() for p in prompts for w in p.split()
+               if w not in trained or tokenizer.tokenize(w) != [w]}
+    assert not unknown, sorted(unknown)
