@@ -126,3 +126,19 @@ def test_real_split_files_load(shared_dir):
     closed, opened = label_space(data, "closed"), label_space(data, "open")
     assert (len(closed), len(opened)) == (7647, 25641)
     assert int(closed.seen.sum()) == 6791 and int(opened.seen.sum()) == 6791
+
+
+def test_synthetic_closed_world_label_spaces(tmp_path):
+    "The tiny world's closed world is ~30% of its open world; every test pair is in it (the union of the splits, as the release)."
+    from vlconcepts.attribute_object_data import export_mac
+    from vlconcepts.mac import pair_targets
+    data = load_mac(export_mac(tmp_path / "mac", n=120, seed=0, size=16))
+    closed, opened = label_space(data, "closed"), label_space(data, "open")
+    assert (len(closed), len(opened)) == (42, 140)
+    test = data.indices("test")
+    assert pair_targets(data, test, closed).any(1).all()                  # every test image has its pairs in the closed world
+    assert not pair_targets(data, test, opened)[:, [opened.pairs.index(p) for p in opened.pairs if p not in closed.pairs]].any()
+    unseen = (pair_targets(data, test, closed) & ~closed.seen).any(1)
+    assert 0 < int(unseen.sum()) < len(test)                               # seen and unseen test images
+    full = load_mac(export_mac(tmp_path / "full", n=60, seed=0, size=8, closed_fraction=1.0))
+    assert len(label_space(full, "closed")) > 42                          # the full world spreads over all 140 pairs

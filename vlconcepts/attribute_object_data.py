@@ -25,10 +25,10 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'ATTRIBUTE_KINDS', 'WORLD_OBJECTS', 'MIT_SPLIT_DIR', 'MIT_METADATA', 'MIT_LAYOUT', 'MIT_WHERE',
            'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N', 'MAC_SPLIT_DIR',
-           'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET', 'MAC_DEFAULT_N', 'MAC_KINDS',
-           'AttributeObjectDataset', 'attribute_world_vocab', 'object_spec', 'attributes_hold', 'split_pairs',
-           'load_mit_states', 'plan_mit_states', 'export_mit_states', 'load_mac', 'sample_composition', 'plan_mac',
-           'export_mac']
+           'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET', 'MAC_CLOSED_FRACTION', 'MAC_HELD_OUT_FRACTION',
+           'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset', 'attribute_world_vocab', 'object_spec',
+           'attributes_hold', 'split_pairs', 'load_mit_states', 'plan_mit_states', 'export_mit_states', 'load_mac',
+           'draw_closed_world', 'hold_out_pairs', 'sample_composition', 'plan_mac', 'export_mac']
 
 # %% ../nbs/04b_attribute_object_data.ipynb #2c3c4258
 @dataclass(eq=False)
@@ -258,52 +258,83 @@ def load_mac(root: Optional[Path] = None) -> AttributeObjectDataset:
     return AttributeObjectDataset("mac", root, paths, splits, {"attributes": attributes, "objects": objects},
                                   attrs=attrs, objs=objs, split_pairs=pairs, split_compositions=compositions)
 
+# %% ../nbs/04b_attribute_object_data.ipynb #9c21a3fb
+MAC_CLOSED_FRACTION = 0.3        # the release's closed world: 7,647 of 25,641 pairs
+MAC_HELD_OUT_FRACTION = 0.15     # closed-world pairs kept out of training (the release: 856 of 7,647 = 11 %)
+
+
+def _world_pairs() -> list[tuple[str, str]]: return [(a, o) for a in ATTRIBUTE_KINDS for o in WORLD_OBJECTS]
+
+
+def draw_closed_world(rng: np.random.Generator, fraction: float = MAC_CLOSED_FRACTION) -> list[tuple[str, str]]:
+    "About `fraction` of all attribute x object pairs (sorted), every attribute and object in at least one; `fraction` >= 1: all."
+    if not 0 < fraction <= 1: raise InputValidationError(f"closed_fraction must be in (0, 1], got {fraction!r}.")
+    pairs = _world_pairs()
+    if fraction >= 1: return sorted(pairs)
+    order = [pairs[i] for i in rng.permutation(len(pairs))]
+    chosen = {next(p for p in order if p[0] == a) for a in ATTRIBUTE_KINDS}
+    chosen |= {next(p for p in order if p[1] == o) for o in WORLD_OBJECTS if not any(q[1] == o for q in chosen)}
+    chosen |= set([p for p in order if p not in chosen][:max(0, round(fraction * len(pairs)) - len(chosen))])
+    return sorted(chosen)
+
+
+def hold_out_pairs(pairs: Sequence[tuple[str, str]], rng: np.random.Generator,
+                   fraction: float = MAC_HELD_OUT_FRACTION) -> list[tuple[str, str]]:
+    "About `fraction` of `pairs` (sorted) to keep out of training, leaving every attribute and object a training pair."
+    train, held = list(pairs), []
+    for i in rng.permutation(len(pairs)):
+        if len(held) >= round(fraction * len(pairs)): break
+        a, o = pairs[i]
+        if sum(p[0] == a for p in train) > 1 and sum(p[1] == o for p in train) > 1:
+            train.remove(pairs[i]); held.append(pairs[i])
+    return sorted(held)
+
 # %% ../nbs/04b_attribute_object_data.ipynb #56ff9d3f
 MAC_DEFAULT_N = 300
 MAC_KINDS = ("color", "material", "size", "pattern", "state")
 
 
-def sample_composition(rng: np.random.Generator, allowed: Optional[set] = None, need_pair_from: Optional[set] = None,
-                       max_tries: int = 1000) -> tuple[tuple[str, ...], str]:
-    "A random (sorted attributes, object) whose pairs are all in `allowed` and, if given, one of them in `need_pair_from`."
-    by_kind = {k: [a for a, kind in ATTRIBUTE_KINDS.items() if kind == k] for k in MAC_KINDS}
-    for _ in range(max_tries):
-        obj = WORLD_OBJECTS[rng.integers(len(WORLD_OBJECTS))]
-        kinds = rng.choice(len(MAC_KINDS), size=int(rng.integers(1, len(MAC_KINDS) + 1)), replace=False)
-        attrs = tuple(sorted(by_kind[MAC_KINDS[k]][rng.integers(len(by_kind[MAC_KINDS[k]]))] for k in kinds))
-        pairs = {(a, obj) for a in attrs}
-        if allowed is not None and not pairs <= allowed: continue
-        if need_pair_from is not None and not pairs & need_pair_from: continue
-        return attrs, obj
-    raise InputValidationError("Could not sample a composition under the pair constraints; hold out fewer pairs.")
+def sample_composition(rng: np.random.Generator, include: tuple[str, str], allowed: set) -> tuple[tuple[str, ...], str]:
+    "Sorted attributes and object of a composition that shows the pair `include` and 0-4 more attributes of other kinds, every pair in `allowed`."
+    first, obj = include
+    options = {k: [a for a, kind in ATTRIBUTE_KINDS.items() if kind == k and (a, obj) in allowed]
+               for k in MAC_KINDS if k != ATTRIBUTE_KINDS[first]}
+    kinds = [k for k in MAC_KINDS if options.get(k)]
+    more = rng.choice(len(kinds), size=int(rng.integers(0, len(kinds) + 1)), replace=False)
+    attrs = [first] + [options[kinds[j]][rng.integers(len(options[kinds[j]]))] for j in sorted(more)]
+    return tuple(sorted(attrs)), obj
 
 
-def plan_mac(n: int, seed: int = 0, held_out_fraction: float = 0.15) -> list[dict]:
+def plan_mac(n: int, seed: int = 0, held_out_fraction: float = MAC_HELD_OUT_FRACTION,
+             closed_fraction: float = MAC_CLOSED_FRACTION) -> list[dict]:
     "Per image: split, attrs, obj and image path. Val/test: half unseen compositions (with a held-out pair), half seen."
     rng = np.random.default_rng([seed, 11])
-    all_pairs = [(a, o) for a in ATTRIBUTE_KINDS for o in WORLD_OBJECTS]
-    held = {all_pairs[i] for i in rng.choice(len(all_pairs), size=int(held_out_fraction * len(all_pairs)), replace=False)}
-    train_pairs = set(all_pairs) - held
+    closed = draw_closed_world(rng, closed_fraction)
+    held = hold_out_pairs(closed, rng, held_out_fraction)
+    train_pairs = [p for p in closed if p not in set(held)]
+    if not held: raise InputValidationError(f"held_out_fraction={held_out_fraction} holds out no pair of the {len(closed)}-pair closed world.")
     plan = []
     for split, count in zip(("train", "val", "test"), split_counts(n, IMAGE_SPLIT_FRACTIONS)):
-        for k in range(count):
-            unseen = split != "train" and k % 2 == 0
-            attrs, obj = sample_composition(rng, allowed=None if unseen else train_pairs, need_pair_from=held if unseen else None)
+        unseen = [split != "train" and k % 2 == 0 for k in range(count)]
+        cycle = {True: _draw_cycling(held, sum(unseen), rng), False: _draw_cycling(train_pairs, count - sum(unseen), rng)}
+        for is_unseen in unseen:                      # an unseen composition shows a held-out pair and any closed-world pairs
+            attrs, obj = sample_composition(rng, cycle[is_unseen].pop(), set(closed) if is_unseen else set(train_pairs))
             plan.append({"split": split, "attrs": list(attrs), "obj": obj})
     for k, p in enumerate(plan): p["image"] = f"{p['obj']}/{k:06d}.png"
     return plan
 
 # %% ../nbs/04b_attribute_object_data.ipynb #1e73afbe
 @MAC_DATASET.exports("mac")
-def export_mac(out: Path, n: Optional[int] = None, seed: int = 0, size: Optional[int] = None) -> Path:
-    "Render a synthetic MAC in its layout (split files, JSON metadata, images) under `out`; returns `out`."
+def export_mac(out: Path, n: Optional[int] = None, seed: int = 0, size: Optional[int] = None,
+               closed_fraction: float = MAC_CLOSED_FRACTION) -> Path:
+    "Render a synthetic MAC in its layout (split files, JSON metadata, images) under `out`; returns `out`. `closed_fraction=1.0`: the full world."
     out, n, size = Path(out), int(n or MAC_DEFAULT_N), int(size or DEFAULT_SIZE)
-    plan = plan_mac(n, seed)
+    plan = plan_mac(n, seed, closed_fraction=closed_fraction)
     vocab, rng = attribute_world_vocab(), np.random.default_rng([seed, 12])
     scenes = [close_up_scene(rng, vocab, object_spec(p["attrs"], p["obj"])) for p in progress(plan, desc="mac scenes")]
     render_to_files(scenes, [out / "images" / p["image"] for p in plan], size, desc="mac images")
     write_scenes_json(out / "scenes.json", scenes, [p["image"] for p in plan], [p["split"] for p in plan], size,
-                      info={"dataset": "mac", "seed": seed})
+                      info={"dataset": "mac", "seed": seed, "closed_fraction": closed_fraction})
     for split in ("train", "val", "test"):
         lines = sorted({" ".join([*p["attrs"], p["obj"]]) for p in plan if p["split"] == split})
         write_lines(out / MAC_SPLIT_DIR / f"{split}_pairs.txt", lines, final_newline=False)  # the release lacks a final newline

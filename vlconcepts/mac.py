@@ -22,7 +22,7 @@ from .cache import cached_activations, cached_image_tokens
 from .core import InputValidationError, cache_dir, get_logger, progress, seed_everything
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .scenes import RENDER_VERSION
-from .attribute_object_data import AttributeObjectDataset, export_mac, load_mac
+from .attribute_object_data import MAC_CLOSED_FRACTION, AttributeObjectDataset, export_mac, load_mac
 
 logger = get_logger(__name__)
 
@@ -504,12 +504,14 @@ def score_pairs(model: nn.Module, cls: torch.Tensor, patches: torch.Tensor, spac
     return torch.cat(rows) if rows else torch.empty(0, len(space))
 
 # %% ../nbs/50_mac.ipynb #af1aefbc
-def tiny_mac(n: int = 600, seed: int = 0, size: int = 64, root: Optional[Path] = None) -> AttributeObjectDataset:
-    "The synthetic MAC-like world (`data.export_mac`) exported once under `$VLCONCEPTS_CACHE/worlds/` and read back by `load_mac`."
-    root = Path(root) if root is not None else cache_dir() / "worlds" / f"mac-n{n}-seed{seed}-{size}px-render{RENDER_VERSION}"
+def tiny_mac(n: int = 600, seed: int = 0, size: int = 64, root: Optional[Path] = None,
+             closed_fraction: float = MAC_CLOSED_FRACTION) -> AttributeObjectDataset:
+    "The synthetic MAC-like world (`export_mac`; `closed_fraction=1.0`: the full world) exported once under `$VLCONCEPTS_CACHE/worlds/`, read back by `load_mac`."
+    name = f"mac-n{n}-seed{seed}-{size}px-closed{closed_fraction:g}-render{RENDER_VERSION}"
+    root = Path(root) if root is not None else cache_dir() / "worlds" / name
     if not (root / "metadata_multi_attr_split_all.json").exists():
         partial = root.with_name(root.name + ".partial")
-        export_mac(partial, n, seed, size)
+        export_mac(partial, n, seed, size, closed_fraction=closed_fraction)
         if root.exists(): shutil.rmtree(root)
         partial.rename(root)
     return load_mac(root)
