@@ -39,13 +39,13 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS',
            'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices',
            'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr', 'parameter_groups', 'autocast_dtype',
            'contrastive_step', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
-           'material_captioner', 'world_theme', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
-           'training_parts', 'training_batch', 'toyclip_step', 'resume_training', 'train_toyclip', 'caption',
-           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
-           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'world_recognition',
-           'missed_world_bars', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'sha256_of',
-           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
-           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'material_captioner', 'world_theme', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint',
+           'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step', 'resume_training',
+           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
+           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
+           'world_recognition', 'missed_world_bars', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars',
+           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint',
+           'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -328,9 +328,23 @@ CHECKPOINT_FORMAT = "toyclip-checkpoint"
 RELEASE_FORMAT = "toyclip-release"
 
 
+def sha256_of(path: str | Path) -> str:
+    "Hex SHA-256 of a file."
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""): digest.update(block)
+    return digest.hexdigest()
+
+
+def sha256_sidecar(path: str | Path) -> Path:
+    "The file beside checkpoint `path` that holds its SHA-256 (`last.pt` → `last.pt.sha256`)."
+    return Path(str(path) + ".sha256")
+
+
 def save_checkpoint(state: dict, path: Path) -> Path:
-    "Write a checkpoint dict atomically (temporary file + rename) with `torch.save`."
+    "Write a checkpoint dict atomically (temporary file + rename) with `torch.save`, and its SHA-256 beside it."
     with atomic_path(path) as tmp: torch.save(state, tmp)
+    with atomic_write(sha256_sidecar(path), "w") as f: f.write(sha256_of(path) + "\n")
     return Path(path)
 
 
@@ -694,14 +708,6 @@ def release_state(state: dict, dtype: torch.dtype = torch.float16) -> dict:
             "token_rows": state["state_dict"]["token_embedding.weight"][ids].to(dtype)}
 
 
-def sha256_of(path: str | Path) -> str:
-    "Hex SHA-256 of a file."
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""): digest.update(block)
-    return digest.hexdigest()
-
-
 def export_release(checkpoint: str | Path, folder: str | Path, name: str = "toyclip-default", notes: dict | None = None) -> Path:
     "Write `<name>.pt` (compact release), `config.json` (model + training config, `notes`) and the manifest `<name>.json` (SHA-256)."
     state, folder = read_checkpoint(checkpoint), Path(folder)
@@ -736,14 +742,18 @@ def verify_sha256(path: str | Path, expected: str, model_name: str = "ToyCLIP"):
 
 def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_name: str = "ToyCLIP",
                              read: Callable = read_checkpoint) -> dict:
-    "`read(path)` after checking the file's SHA-256 against `sha256`, or against the manifest `<path>.json` beside it when there is one."
+    """`read(path)` after checking the file's SHA-256 against `sha256`, else the release manifest `<path>.json` or the
+    `<path>.sha256` every saved checkpoint has beside it; a file with none of these loads with a warning."""
     path = Path(path).expanduser()
     if not path.is_file(): raise ModelSpecError(f"{model_name} checkpoint not found: {path}.")
-    manifest = path.with_suffix(".json")
+    manifest, sidecar = path.with_suffix(".json"), sha256_sidecar(path)
     if sha256 is None and manifest.is_file():
         try: sha256 = json.loads(manifest.read_text()).get("sha256")
         except json.JSONDecodeError as e: raise ModelSpecError(f"{model_name} manifest {manifest} is not valid JSON: {e}") from e
+    if sha256 is None and sidecar.is_file(): sha256 = sidecar.read_text().strip()
     if sha256: verify_sha256(path, sha256, model_name)
+    else: logger.warning(f"{model_name} checkpoint {path} has no SHA-256 beside it ({sidecar.name} or a release manifest): "
+                         "loaded unchecked.")
     return read(path)
 
 # %% ../nbs/05_toyclip.ipynb #31cd6dc9
