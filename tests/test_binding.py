@@ -1,6 +1,8 @@
 """Concept binding (`vlconcepts.binding`, issue 11): the distractor rules, the error buckets, circular convolution,
 Table 8's parameter counts, which models can order their arguments, chance for a constant scorer, and CSP's tokens."""
+import ast
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from vlconcepts.binding import (OBJECT_ERRORS, RELATION_ERRORS, SoftPromptCSP, b
                                 error_type, make_model, standin_clip, word_token_embedding)
 from vlconcepts.core import InputValidationError
 from vlconcepts.binding_data import converse, object_labels, relational_distractors, two_object_distractors
+from vlconcepts.cli import notebook_parameters
 from vlconcepts.models import load_model
 
 
@@ -162,3 +165,21 @@ def test_make_model_rejects_bad_input():
     with pytest.raises(InputValidationError, match="Unknown binding model"): make_model("bert", "single", dim=8)
     with pytest.raises(InputValidationError, match="Unknown binding task"): make_model("add", "triple", dim=8)
     with pytest.raises(InputValidationError, match="needs the CLIP model"): make_model("clip", "single")
+
+
+# ---- the tiny profile's settings ----------------------------------------------------------------------------------
+
+EXPERIMENTS = Path(__file__).resolve().parents[1] / "nbs" / "experiments"
+
+
+def test_tiny_clip_ft_trains_the_same_seeds_as_the_others_for_at_least_5_epochs():
+    "Issue 18 item 4: CLIP-FT at 1 seed x 1 epoch behaved as frozen CLIP, so its train/gen gap was assumed, not measured."
+    found = 0
+    for notebook in sorted(EXPERIMENTS.glob("2*_binding_*.ipynb")):
+        params = {name: p["default"] for name, p in notebook_parameters(notebook).items()}
+        if "ft_epochs" not in params: continue
+        found += 1
+        value = lambda name: ast.literal_eval(params[name])
+        assert value("ft_epochs") >= 5, f"{notebook.name}: CLIP-FT trains {value('ft_epochs')} epochs in the tiny profile"
+        assert value("ft_seeds") == value("n_seeds") >= 3, f"{notebook.name}: CLIP-FT needs the other models' seeds"
+    assert found, "no binding experiment declares ft_epochs"

@@ -37,9 +37,10 @@ __all__ = ['logger', 'PAPER_TABLE1', 'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'PROMP
            'BindingTask', 'binding_vocab', 'binding_task', 'circular_convolution', 'LabelScorer', 'WordComposition',
            'RoleFiller', 'TypeLogical', 'prompt_texts', 'ZeroShotCLIP', 'encode_text_from_embeddings', 'prompt_length',
            'word_token_embedding', 'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP', 'make_model', 'count_trainable',
-           'table8', 'paper_table8', 'standin_clip', 'score_candidates', 'accuracy', 'train_binding', 'binding_inputs',
-           'binding_scores', 'run_binding', 'accuracy_runs', 'mean_se', 'error_type', 'error_shares', 'error_runs',
-           'candidate_class_scores', 'seen_split', 'calibrated_stacking', 'paper_table', 'plot_accuracy']
+           'table8', 'paper_table8', 'standin_clip', 'score_candidates', 'accuracy', 'adam_implementation',
+           'train_binding', 'binding_inputs', 'binding_scores', 'run_binding', 'accuracy_runs', 'mean_se', 'error_type',
+           'error_shares', 'error_runs', 'candidate_class_scores', 'seen_split', 'calibrated_stacking', 'paper_table',
+           'plot_accuracy']
 
 # %% ../nbs/20_binding.ipynb #0ace660c
 PAPER_TABLE1 = {  # Lewis et al. Table 1: examples (samples) per split
@@ -288,15 +289,20 @@ class SoftPromptCSP(LabelScorer):
 
 # %% ../nbs/20_binding.ipynb #520c1def
 class ImagePixels:
-    "Images of `paths` as `[b, 3, H, W]` float tensors in [0, 1], read when indexed."
-    def __init__(self, paths: Sequence[Path]): self.paths = list(paths)
+    "Images of `paths` as `[b, 3, H, W]` float tensors in [0, 1], decoded when first indexed and kept (as uint8) up to `keep_bytes`."
+    def __init__(self, paths: Sequence[Path], keep_bytes: int = 512 * 2**20):
+        self.paths, self.keep_bytes, self._kept, self._kept_bytes = list(paths), keep_bytes, {}, 0
     def __len__(self): return len(self.paths)
 
-    def __getitem__(self, index) -> torch.Tensor | list:
+    def _read(self, i: int) -> torch.Tensor:
+        if i in self._kept: return self._kept[i]
         from PIL import Image
-        def read(i):
-            with Image.open(self.paths[int(i)]) as im: return torch.from_numpy(np.asarray(im.convert("RGB")).copy())
-        images = [read(i).permute(2, 0, 1).float() / 255 for i in torch.as_tensor(index).reshape(-1)]
+        with Image.open(self.paths[i]) as im: pixels = torch.from_numpy(np.asarray(im.convert("RGB")).copy()).permute(2, 0, 1)
+        if self._kept_bytes + pixels.numel() <= self.keep_bytes: self._kept[i], self._kept_bytes = pixels, self._kept_bytes + pixels.numel()
+        return pixels
+
+    def __getitem__(self, index) -> torch.Tensor | list:
+        images = [self._read(int(i)).float() / 255 for i in torch.as_tensor(index).reshape(-1)]
         return torch.stack(images) if len({im.shape for im in images}) == 1 else images
 
 
@@ -308,7 +314,9 @@ class FineTunedCLIP(LabelScorer):
         self.preprocess_cfg = dict(clip.preprocess_cfg)
         self.register_buffer("token_ids", clip.tokenize(prompt_texts(labels, prompt)), persistent=False)
 
-    def label_embeddings(self): return F.normalize(self.clip.encode_text(self.token_ids).float(), dim=-1)
+    def label_embeddings(self):
+        ids = self.token_ids[:, :prompt_length(self.clip, self.token_ids)]   # the same features, fewer tokens
+        return F.normalize(encode_text_from_embeddings(self.clip, ids, self.clip.token_embedding(ids)).float(), dim=-1)
 
     def image_embeddings(self, pixels):
         device = self.token_ids.device
@@ -386,7 +394,7 @@ PAPER_EPOCHS, PAPER_BATCH_SIZE = 20, 32
 
 @torch.no_grad()
 def score_candidates(model: LabelScorer, inputs, data: BindingTask, indices, batch_size: int = 256) -> torch.Tensor:
-    "`[len(indices), 5]` candidate scores of samples `indices` (model in eval mode, float32 on CPU)."
+    "`[len(indices), 5]` candidate scores of samples `indices` (model in eval mode, float32 on CPU); each image encoded once per batch."
     model.eval()
     device = model.words.device
     indices = np.asarray(indices)
@@ -396,7 +404,8 @@ def score_candidates(model: LabelScorer, inputs, data: BindingTask, indices, bat
         out = []
         for start in range(0, len(indices), batch_size):
             batch = indices[start:start + batch_size]
-            images = model.image_embeddings(inputs[data.image_index[batch]]).float()
+            images, each = torch.unique(data.image_index[batch], return_inverse=True)   # an image's samples share it
+            images = model.image_embeddings(inputs[images]).float()[each.to(device)]
             out.append((scale * (images[:, None] * labels[data.candidates[batch].to(device)]).sum(-1)).float().cpu())
     return torch.cat(out) if out else torch.empty(0, 5)
 
@@ -413,6 +422,11 @@ def accuracy(scores: torch.Tensor, target: torch.Tensor) -> float:
     return 100.0 * float((scores.argmax(1) == target).float().mean())
 
 # %% ../nbs/20_binding.ipynb #61caf602
+def adam_implementation(device: torch.device) -> dict:
+    "Adam's fused kernel where torch has one (CPU, CUDA): the same update as the per-parameter loop, its step ~10x faster on CPU."
+    return {"fused": True} if torch.device(device).type in ("cpu", "cuda") else {}
+
+
 def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, epochs: int = PAPER_EPOCHS,
                   lr: float = 5e-4, weight_decay: float = 1e-5, eps: float = 1e-8, batch_size: int = PAPER_BATCH_SIZE,
                   device="auto", train_indices=None, select_split: str = "val", desc: str = "") -> tuple[LabelScorer, list[dict]]:
@@ -422,7 +436,7 @@ def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, 
     model.to(device)
     params = [p for p in model.parameters() if p.requires_grad]
     if not params: raise InputValidationError(f"{type(model).__name__} has no trainable parameters: score it without training.")
-    optimizer = torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, eps=eps)
+    optimizer = torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, eps=eps, **adam_implementation(device))
     scaler = torch.amp.GradScaler("cuda") if autocast_dtype(device) == torch.float16 else None
     train_indices = data.indices("train") if train_indices is None else np.asarray(train_indices)
     select = data.indices(select_split)
@@ -463,7 +477,7 @@ def binding_scores(kind: str, data: BindingTask, clip, seed: int = 0, epochs: in
     if kind == "clip":
         return score_candidates(model.to(pick_device(device)), inputs.to(pick_device(device)), data, everything)
     subset = "all" if train_indices is None else dataset_fingerprint(np.asarray(train_indices).tolist())
-    extra = {"kind": kind, "seed": seed, "epochs": epochs, "prompt": prompt, "train": subset, **settings}
+    extra = {"kind": kind, "seed": seed, "epochs": epochs, "prompt": prompt, "train": subset, "adam": adam_implementation(pick_device(device)), **settings}
 
     def run(_):
         feats = inputs.to(pick_device(device)) if isinstance(inputs, torch.Tensor) else inputs
