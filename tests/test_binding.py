@@ -1,5 +1,6 @@
 """Concept binding (`vlconcepts.binding`, issue 11): the distractor rules, the error buckets, circular convolution,
-Table 8's parameter counts, which models can order their arguments, chance for a constant scorer, and CSP's tokens."""
+Table 8's parameter counts, which models can order their arguments, chance for a constant scorer, CSP's tokens, and the
+paper's numbers as transcribed in `vlconcepts/paper_numbers/binding/` (issue 18 item 8, issue 20 item 16)."""
 import ast
 import dataclasses
 from pathlib import Path
@@ -11,7 +12,8 @@ import torch
 from vlconcepts.binding import (OBJECT_ERRORS, RELATION_ERRORS, SoftPromptCSP, binding_task,
                                 binding_vocab, binding_world, circular_convolution, count_trainable, error_shares,
                                 error_type, make_model, standin_clip, word_token_embedding)
-from vlconcepts.core import InputValidationError
+import vlconcepts.binding as binding
+from vlconcepts.core import InputValidationError, paper_table, paper_tables
 from vlconcepts.binding_data import converse, object_labels, relational_distractors, two_object_distractors
 from vlconcepts.cli import notebook_parameters
 from vlconcepts.models import load_model
@@ -165,6 +167,44 @@ def test_make_model_rejects_bad_input():
     with pytest.raises(InputValidationError, match="Unknown binding model"): make_model("bert", "single", dim=8)
     with pytest.raises(InputValidationError, match="Unknown binding task"): make_model("add", "triple", dim=8)
     with pytest.raises(InputValidationError, match="needs the CLIP model"): make_model("clip", "single")
+
+
+# ---- the paper's numbers ------------------------------------------------------------------------------------------
+
+def test_every_binding_table_of_the_paper_is_transcribed_once():
+    assert paper_tables("binding") == {"binding": ["table1", "table2", "table4", "table5", "table6", "table7", "table8", "table9"]}
+    for name in ("PAPER_RESULTS", "PAPER_TABLE1", "PAPER_TABLE8", "PAPER_SOURCE", "paper_table8"):
+        assert not hasattr(binding, name), f"binding.{name}: the paper's numbers live in vlconcepts/paper_numbers/binding"
+    assert binding.paper_table is paper_table                          # only core's accessor
+
+
+def test_csp_two_object_gen_is_printed_as_the_paper_prints_it():
+    table4 = paper_table("binding", "table4")
+    assert table4.loc["CSP", "gen"] == "11.15203" and table4.loc["CSP", "gen se"] == ""
+    shown = binding.with_standard_errors(table4)
+    assert shown.loc["CSP", "gen"] == "11.15203" and "2.03" not in shown.to_string()   # no invented standard error
+    assert shown.loc["CLIP-FT", "gen"] == "0.25 ± 0.10" and shown.loc["CLIP", "train"] == "27.02"
+
+
+@pytest.mark.parametrize("table,row,column,printed", [
+    ("table1", "Relational", "train examples", "40000"), ("table2", "Conv", "train se", "14.3"), ("table2", "RF", "gen", "80.64"),
+    ("table4", "CLIP-FT", "train", "86.91"), ("table5", "Conv", "both", "17.53"), ("table5", "CLIP", "adj se", ""),
+    ("table6", "CLIP", "gen", "0.00"), ("table6", "Add", "gen se", "0.18"), ("table7", "CLIP-FT", "aRc", "12.19"),
+    ("table7", "Mult", "cRb se", "0.01"), ("table8", "RF", "Single/Two-object", "9,984"), ("table8", "CLIP-FT", "Relational", "429M"),
+    ("table9", "CSP + calib.", "gen", "96.31")])
+def test_transcribed_cells_are_the_printed_strings(table, row, column, printed):
+    assert paper_table("binding", table).loc[row, column] == printed
+
+
+def test_numeric_paper_tables_give_every_mean_and_error():
+    for name in ("table2", "table4", "table5", "table6", "table7"):
+        numbers = paper_table("binding", name, numeric=True)
+        assert list(numbers.index) == ["CLIP", "CLIP-FT", "CSP", "Add", "Mult", "Conv", "TL", "RF"], name
+        means = [c for c in numbers.columns if not c.endswith(" se")]
+        assert numbers[means].notna().all().all(), name
+        errors = numbers[[f"{c} se" for c in means]]
+        assert errors.loc["CLIP"].isna().all() and errors.drop(index="CLIP").notna().sum().sum() == 7 * len(means) - (name == "table4")
+    assert binding.PAPER_IMAGES == {"single": 9592, "two": 30000, "rel": 40000}      # Table 1's samples, as images
 
 
 # ---- the tiny profile's settings ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .cache import cached_activations, cached_image_features, cached_text_features, dataset_fingerprint
-from .core import InputValidationError, cache_dir, get_logger, pick_device, progress, seed_everything
+from .core import InputValidationError, cache_dir, get_logger, paper_table, pick_device, progress, seed_everything
 from .czsl import apply_bias, choose_bias
 from .scenes import OPPOSITE_RELATION
 from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, BindingDataset,
@@ -31,24 +31,21 @@ from .toyclip import autocast_dtype
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PAPER_TABLE1', 'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'PROMPTS', 'KINDS', 'MODEL_NAMES', 'CDSM_KINDS',
-           'PAPER_TABLE8', 'PAPER_HPARAMS', 'PAPER_EPOCHS', 'PAPER_BATCH_SIZE', 'OBJECT_ERRORS', 'RELATION_ERRORS',
-           'PAPER_RESULTS', 'PAPER_COLUMNS', 'PAPER_SOURCE', 'world_images', 'binding_world', 'binding_dataset',
-           'BindingTask', 'binding_vocab', 'binding_task', 'circular_convolution', 'LabelScorer', 'WordComposition',
-           'RoleFiller', 'TypeLogical', 'prompt_texts', 'ZeroShotCLIP', 'encode_text_from_embeddings', 'prompt_length',
-           'word_token_embedding', 'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP', 'make_model', 'count_trainable',
-           'table8', 'paper_table8', 'standin_clip', 'score_candidates', 'accuracy', 'adam_implementation',
-           'train_binding', 'binding_inputs', 'binding_scores', 'run_binding', 'accuracy_runs', 'mean_se', 'error_type',
-           'error_shares', 'error_runs', 'candidate_class_scores', 'seen_split', 'calibrated_stacking', 'paper_table',
-           'plot_accuracy']
+__all__ = ['logger', 'TABLE1_ROWS', 'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'PROMPTS', 'KINDS', 'MODEL_NAMES', 'CDSM_KINDS',
+           'PAPER_HPARAMS', 'PAPER_EPOCHS', 'PAPER_BATCH_SIZE', 'OBJECT_ERRORS', 'RELATION_ERRORS', 'world_images',
+           'binding_world', 'binding_dataset', 'BindingTask', 'binding_vocab', 'binding_task', 'circular_convolution',
+           'LabelScorer', 'WordComposition', 'RoleFiller', 'TypeLogical', 'prompt_texts', 'ZeroShotCLIP',
+           'encode_text_from_embeddings', 'prompt_length', 'word_token_embedding', 'SoftPromptCSP', 'ImagePixels',
+           'FineTunedCLIP', 'make_model', 'count_trainable', 'table8', 'standin_clip', 'score_candidates', 'accuracy',
+           'adam_implementation', 'train_binding', 'binding_inputs', 'binding_scores', 'run_binding', 'accuracy_runs',
+           'mean_se', 'error_type', 'error_shares', 'error_runs', 'candidate_class_scores', 'seen_split',
+           'calibrated_stacking', 'with_standard_errors', 'plot_accuracy']
 
 # %% ../nbs/20_binding.ipynb #0ace660c
-PAPER_TABLE1 = {  # Lewis et al. Table 1: examples (samples) per split
-    "single": {"train": 5598, "val": 799, "gen": 3195},
-    "two": {"train": 20000, "val": 20000, "gen": 20000},
-    "rel": {"train": 40000, "val": 20000, "gen": 20000}}
+TABLE1_ROWS = {"single": "Single-object", "two": "Two-object", "rel": "Relational"}   # Table 1's row per task
 SAMPLES_PER_IMAGE = {"single": 1, "two": 2, "rel": 2}
-PAPER_IMAGES = {t: sum(s.values()) // SAMPLES_PER_IMAGE[t] for t, s in PAPER_TABLE1.items()}
+_examples = paper_table("binding", "table1", numeric=True)[["train examples", "val examples", "gen examples"]]
+PAPER_IMAGES = {t: int(_examples.loc[row].sum()) // SAMPLES_PER_IMAGE[t] for t, row in TABLE1_ROWS.items()}
 
 
 def world_images(task: str, fraction: float = 1.0) -> int:
@@ -358,11 +355,6 @@ def count_trainable(model: nn.Module) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 # %% ../nbs/20_binding.ipynb #d3591fba
-PAPER_TABLE8 = {  # Lewis et al. appendix A, Table 8 (TL and CLIP-FT rounded in the paper)
-    "CLIP-FT": ("429M", "429M"), "CSP": ("8,448", "5,376"), "Add": ("8,448", "5,376"), "Mult": ("8,448", "5,376"),
-    "Conv": ("8,448", "5,376"), "RF": ("9,984", "7,680"), "TL": ("4.7M", "2.3M")}
-
-
 def table8(clip, dim: Optional[int] = None) -> pd.DataFrame:
     "Trainable parameters of every trained model on the object and relational tasks (CDSMs at width `dim`)."
     rows = {}
@@ -370,11 +362,6 @@ def table8(clip, dim: Optional[int] = None) -> pd.DataFrame:
         counts = [count_trainable(make_model(kind, task, clip, dim=dim)) for task in ("single", "rel")]
         rows[MODEL_NAMES[kind]] = counts
     return pd.DataFrame.from_dict(rows, orient="index", columns=["Single/Two-object", "Relational"])
-
-
-def paper_table8() -> pd.DataFrame:
-    "The paper's Table 8."
-    return pd.DataFrame.from_dict(PAPER_TABLE8, orient="index", columns=["Single/Two-object", "Relational"])
 
 
 def standin_clip(width: int = 768, device="cpu"):
@@ -587,44 +574,14 @@ def calibrated_stacking(kind: str, data: BindingTask, clip, seed: int = 0, seen_
             "gen + calib.": 100.0 * float((calibrated.argmax(1) == truth[gen]).float().mean())}
 
 # %% ../nbs/20_binding.ipynb #e154b6a0
-PAPER_RESULTS = {  # Lewis et al. (Findings of EACL 2024): model -> (train, se, val, se, gen, se) or error shares
-    "table2": {"CLIP": (94.23, None, 97.75, None, 92.39, None), "CLIP-FT": (98.98, 1.02, 89.06, 5.84, 78.54, 4.41),
-               "CSP": (94.98, 0.45, 84.58, 0.16, 88.74, 0.34), "Add": (99.77, 0.03, 44.98, 1.32, 85.16, 0.96),
-               "Mult": (43.27, 13.9, 4.48, 4.08, 5.38, 2.66), "Conv": (41.10, 14.3, 7.33, 2.90, 4.11, 1.53),
-               "TL": (99.98, 0.02, 1.08, 0.44, 0.92, 0.24), "RF": (98.87, 0.11, 59.52, 6.12, 80.64, 1.36)},
-    "table4": {"CLIP": (27.02, None, 7.17, None, 31.40, None), "CLIP-FT": (86.91, 8.15, 6.31, 3.31, 0.25, 0.10),
-               "CSP": (37.59, 1.54, 20.98, 0.22, 11.15, 2.03), "Add": (32.46, 0.11, 15.38, 0.89, 21.37, 0.60),
-               "Mult": (86.65, 8.93, 4.66, 1.35, 0.13, 0.03), "Conv": (46.26, 0.53, 7.11, 2.18, 0.28, 0.14),
-               "TL": (99.41, 0.17, 21.23, 4.08, 0.08, 0.07), "RF": (25.23, 1.08, 25.13, 3.99, 20.36, 1.36)},
-    "table5": {"CLIP": (53.08, None, 45.40, None, 1.51, None), "CLIP-FT": (47.63, 0.26, 46.89, 1.20, 5.48, 1.01),
-               "CSP": (49.22, 0.54, 48.25, 0.72, 2.53, 0.17), "Add": (53.57, 0.16, 44.32, 0.25, 2.11, 0.23),
-               "Mult": (48.51, 0.03, 46.43, 1.13, 5.06, 1.15), "Conv": (44.27, 0.19, 38.20, 0.35, 17.53, 0.43),
-               "TL": (48.76, 0.03, 47.85, 0.12, 3.39, 0.15), "RF": (50.64, 0.91, 41.32, 1.26, 8.04, 1.46)},
-    "table6": {"CLIP": (26.80, None, 14.99, None, 0.00, None), "CLIP-FT": (49.59, 0.44, 0.00, 0.00, 0.00, 0.00),
-               "CSP": (30.40, 0.11, 0.12, 0.01, 0.03, 0.00), "Add": (25.41, 0.13, 26.03, 0.07, 25.47, 0.18),
-               "Mult": (25.67, 0.12, 25.95, 0.09, 25.78, 0.09), "Conv": (24.83, 0.06, 26.36, 0.55, 24.95, 0.11),
-               "TL": (67.19, 0.26, 0.00, 0.00, 0.00, 0.00), "RF": (25.18, 0.28, 24.89, 0.73, 22.78, 0.20)},
-    "table7": {"CLIP": (50.00, None, 50.00, None, 0.00, None, 0.00, None),
-               "CLIP-FT": (37.54, 7.60, 45.97, 2.41, 12.19, 7.78, 4.30, 1.94),
-               "CSP": (49.75, 0.01, 49.77, 0.01, 0.40, 0.01, 0.08, 0.00), "Add": (34.21, 0.08, 65.79, 0.08, 0.00, 0.00, 0.00, 0.00),
-               "Mult": (34.41, 0.17, 65.57, 0.17, 0.01, 0.01, 0.01, 0.01), "Conv": (32.98, 0.27, 66.14, 0.11, 0.54, 0.24, 0.34, 0.10),
-               "TL": (49.06, 0.55, 49.44, 0.33, 1.07, 0.64, 0.44, 0.27), "RF": (53.09, 0.46, 46.18, 0.32, 0.48, 0.14, 0.26, 0.08)},
-    "table9": {"CLIP": (92.39, None), "CSP": (88.74, None), "CSP + calib.": (96.31, None)},
-}
-PAPER_COLUMNS = {"table2": ("train", "val", "gen"), "table4": ("train", "val", "gen"), "table6": ("train", "val", "gen"),
-                 "table5": OBJECT_ERRORS, "table7": RELATION_ERRORS, "table9": ("gen",)}
-PAPER_SOURCE = ("Lewis et al., 'Does CLIP Bind Concepts? Probing Compositionality in Large Image Models', Findings of "
-                "EACL 2024: Tables 2, 4-7 (mean ± standard error over 5 seeds), Table 9 (CSP: mean over 5 seeds). "
-                "Table 3 (single-object error shares) is not in the paper text available here.")
-
-
-def paper_table(table_id: str) -> pd.DataFrame:
-    "The paper's table `table_id` ('table2', 'table4'..'table7', 'table9') as `mean ± se` strings."
-    if table_id not in PAPER_RESULTS:
-        raise InputValidationError(f"No transcribed paper table {table_id!r}: available {sorted(PAPER_RESULTS)} (Table 3's cells are not in the paper text).")
-    def cell(m, s): return f"{m:.2f}" if s is None else f"{m:.2f} ± {s:.2f}"
-    rows = {model: [cell(v[2 * i], v[2 * i + 1]) for i in range(len(v) // 2)] for model, v in PAPER_RESULTS[table_id].items()}
-    return pd.DataFrame.from_dict(rows, orient="index", columns=list(PAPER_COLUMNS[table_id]))
+def with_standard_errors(paper: pd.DataFrame) -> pd.DataFrame:
+    "The paper's table with each `<c>` / `<c> se` pair as one `mean ± se` cell (the printed mean alone where no error is printed)."
+    means = [c for c in paper.columns if not str(c).endswith(" se")]
+    def cell(m, s): return m if not s else f"{m} ± {s}"
+    out = pd.DataFrame({c: [cell(m, s) for m, s in zip(paper[c], paper.get(f"{c} se", [""] * len(paper)))] for c in means},
+                       index=paper.index)
+    out.attrs = dict(paper.attrs)
+    return out
 
 # %% ../nbs/20_binding.ipynb #1a3da12f
 def plot_accuracy(long: pd.DataFrame, ax=None, title: str = ""):
