@@ -33,12 +33,12 @@ from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_sc
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES',
-           'CLOSE_UP_WORLDS', 'world_words', 'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm',
-           'itm_captions', 'render_itm_pool', 'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step',
-           'ToyITMConfig', 'read_toyitm', 'train_toyitm', 'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies',
-           'test_scenes', 'world_eval_pairs', 'evaluate_itm', 'itm_eval_fn', 'export_release', 'load_toyitm',
-           'assets_dir', 'default_checkpoint', 'load_toyitm_model']
+__all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'CONTENT_WORDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT',
+           'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
+           'toyitm_processor', 'create_toyitm', 'itm_captions', 'render_itm_pool', 'world_itm_captions', 'itm_batch',
+           'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm', 'itm_eval_pairs',
+           'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm', 'itm_eval_fn',
+           'export_release', 'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
 
 # %% ../nbs/05b_toyitm.ipynb #b6a05e8b
 MAX_TEXT_TOKENS = 40  # [CLS] + caption word pieces + [SEP], padded per batch
@@ -143,10 +143,17 @@ def world_itm_captions(ws: WorldScene, rng: np.random.Generator, caption_kinds: 
     return mixture_captioner(None)(ws, rng), mixture_false_captioner(None)(ws, rng)
 
 
+CONTENT_WORDS = {w for w in mixture_words() | set(world_words())} - {"a", "an", "of", "the", "is", "this", "photo", "and", "object",
+                                                                       "bird", "whose", "color", "to", "on", "in"}
+
+
 def _surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
-    "Whether another scene's caption is surely false of `ws`: checked for two CLEVR scenes, else only bird against non-bird."
+    """Whether another scene's caption is surely false of `ws`: checked by `caption_holds` between CLEVR scenes; else when
+    it names a content word (a value, shape, part, relation or verb) that nothing in `ws` shows, or a bird and `ws` is none."""
     if ws.world == donor.world == "clevr": return not caption_holds(ws.scene, caption)
-    return (ws.world == "birds") != (donor.world == "birds")
+    if (ws.world == "birds") != (donor.world == "birds"): return True
+    shown = {str(v) for o in ws.objects for v in (*o.attributes().values(), *o.parts.values(), *o.parts) if v}
+    return bool({w for w in caption.split() if w in CONTENT_WORDS} - shown - {plural(str(o.shape)) for o in ws.objects})
 
 
 def itm_batch(pool: ScenePool, rng: np.random.Generator, batch_size: int, caption_kinds: dict, field_probability: float = 0.5,
