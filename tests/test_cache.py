@@ -128,3 +128,72 @@ def test_feature_cache_on_cuda_is_a_hit_the_second_time(tmp_path):
     model.encode_images = None                      # a cache hit must not call the encoder
     second = fc.cached_image_features(model, images, cache=cache, chunk_size=4)
     assert torch.equal(first, second) and first.device.type == "cpu"
+
+
+def _counting(calls):
+    "A compute_chunk returning `expected` rows and recording each chunk's first item."
+    return lambda chunk: calls.append(chunk[0]) or expected(list(chunk))
+
+
+def test_bytes_changed_in_place_are_detected_and_only_that_chunk_recomputed(tmp_path):
+    "Issue 20 item 4: bytes of result.pt changed on disk were served as a hit (max error 12,279)."
+    items, cache, calls = list(range(12)), fc.FeatureCache(tmp_path), []
+    key = fc.CacheKey("activations:squares", fc.dataset_fingerprint(items))
+    good = cache.compute(key, items, _counting(calls), chunk_size=4)
+    result = cache.entry_dir(key) / "result.pt"
+    raw = bytearray(result.read_bytes())
+    at = bytes(raw).find(good[5].numpy().tobytes())                 # row 5 (chunk 1) inside the uncompressed storage
+    assert at > 0
+    raw[at:at + 8] = torch.tensor([12_279.0], dtype=torch.float64).numpy().tobytes()
+    result.write_bytes(bytes(raw))
+    assert not torch.equal(torch.load(result, weights_only=True), good)   # the file still loads, with a wrong value
+    with pytest.warns(RuntimeWarning, match=r"1 of 3 chunks of result.pt changed on disk.*rows 4-7"):
+        assert cache.get(key) is None
+    calls.clear()
+    with pytest.warns(RuntimeWarning, match="changed on disk"):
+        assert torch.equal(cache.compute(key, items, _counting(calls), chunk_size=4), good)
+    assert calls == [4]                                                      # only chunk 1
+    assert torch.equal(cache.get(key), good)
+
+
+def test_same_shape_result_swapped_in_is_not_served(tmp_path):
+    items, cache, calls = list(range(8)), fc.FeatureCache(tmp_path), []
+    key = fc.CacheKey("activations:squares", fc.dataset_fingerprint(items))
+    other = fc.CacheKey("activations:other", fc.dataset_fingerprint(items))
+    good = cache.compute(key, items, _counting(calls), chunk_size=4)
+    cache.compute(other, items, lambda c: expected(list(c)) + 1, chunk_size=4)
+    (cache.entry_dir(key) / "result.pt").write_bytes((cache.entry_dir(other) / "result.pt").read_bytes())
+    calls.clear()
+    with pytest.warns(RuntimeWarning, match="2 of 2 chunks of result.pt changed"):
+        assert torch.equal(cache.compute(key, items, _counting(calls), chunk_size=4), good)
+    assert calls == [0, 4]
+
+
+def test_changed_or_moved_chunk_file_is_recomputed_on_resume(tmp_path):
+    items, cache, calls = list(range(12)), fc.FeatureCache(tmp_path), []
+    key = fc.CacheKey("activations:squares", fc.dataset_fingerprint(items))
+    def crash_on_third(chunk):
+        calls.append(chunk[0])
+        if len(calls) == 3: raise KeyboardInterrupt
+        return expected(list(chunk))
+    with pytest.raises(KeyboardInterrupt): cache.compute(key, items, crash_on_third, chunk_size=4)
+    chunks = cache.entry_dir(key) / "chunks"
+    (chunks / "chunk-000001.pt").write_bytes((chunks / "chunk-000000.pt").read_bytes())   # same shape, wrong rows
+    calls.clear()
+    with pytest.warns(RuntimeWarning, match=r"chunk-000001.pt is changed since it was written"):
+        assert torch.equal(cache.compute(key, items, _counting(calls), chunk_size=4), expected(items))
+    assert calls == [4, 8]
+
+
+def test_entry_without_checksums_is_recomputed(tmp_path):
+    "An entry written before checksums existed cannot be verified: it is recomputed once, with a warning."
+    import json
+    items, cache, calls = list(range(8)), fc.FeatureCache(tmp_path), []
+    key = fc.CacheKey("activations:squares", fc.dataset_fingerprint(items))
+    good = cache.compute(key, items, _counting(calls), chunk_size=4)
+    meta_path = cache.entry_dir(key) / "meta.json"
+    meta = json.loads(meta_path.read_text()); meta.pop("chunk_sha256"); meta_path.write_text(json.dumps(meta))
+    calls.clear()
+    with pytest.warns(RuntimeWarning, match="no chunk checksums"):
+        assert torch.equal(cache.compute(key, items, _counting(calls), chunk_size=4), good)
+    assert calls == [0, 4] and "chunk_sha256" in json.loads(meta_path.read_text())

@@ -11,6 +11,8 @@ import json
 import re
 import shutil
 import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Sequence
@@ -183,6 +185,36 @@ def _load_tensor(path: Path, n_rows: Optional[int] = None) -> Optional[torch.Ten
         return None
     return tensor
 
+# %% ../nbs/02_cache.ipynb #996c6c40
+def _rows_checksum(rows: torch.Tensor, key_digest: str, index: int) -> str:
+    "SHA-256 of one chunk's rows (shape, dtype and bytes), bound to the entry's key digest and the chunk's index."
+    rows = rows.detach().cpu().contiguous()
+    h = hashlib.sha256(f"{key_digest}|{index}|{tuple(rows.shape)}|{rows.dtype}|".encode())
+    if rows.numel(): h.update(memoryview(rows.reshape(-1).view(torch.uint8).numpy()))
+    return h.hexdigest()
+
+
+def _save_chunk(rows: torch.Tensor, path: Path, key_digest: str, index: int):
+    "Write one chunk atomically as `{'rows': tensor, 'sha256': checksum}`."
+    rows = rows.detach().cpu().clone()
+    with atomic_path(path) as tmp: torch.save({"rows": rows, "sha256": _rows_checksum(rows, key_digest, index)}, tmp)
+
+
+def _load_chunk(path: Path, n_rows: int, key_digest: str, index: int) -> Optional[torch.Tensor]:
+    "The rows of a chunk file, or None (with a warning for a damaged one) unless it reads back, has `n_rows` rows and its checksum."
+    if not path.is_file(): return None
+    try: saved = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e: saved, why = None, f"unreadable ({type(e).__name__}: {str(e)[:120]})"
+    else:
+        rows = saved.get("rows") if isinstance(saved, dict) else None
+        if not isinstance(rows, torch.Tensor) or rows.ndim == 0 or rows.shape[0] != n_rows:
+            why = f"not a chunk of {n_rows} rows with a checksum (an older vlconcepts, or another file)"
+        elif saved.get("sha256") != _rows_checksum(rows, key_digest, index):
+            why = "changed since it was written (its SHA-256 does not match)"
+        else: return rows
+    warnings.warn(f"cache chunk {path} is {why}; recomputing it", RuntimeWarning, stacklevel=3)
+    return None
+
 # %% ../nbs/02_cache.ipynb #a171c3bc
 def _read_meta(entry: Path) -> Optional[dict]:
     "The entry's meta.json as a dict, or None when missing or unreadable."
@@ -246,11 +278,30 @@ class FeatureCache:
         return self.root / key.relative_dir
 
     def get(self, key: CacheKey) -> Optional[torch.Tensor]:
-        "The cached result of `key` when the entry is complete and readable, else None."
+        "The cached result of `key` when the entry is complete, readable and matches its checksums, else None."
+        _, result, changed = self._read_result(key)
+        return result if result is not None and not changed else None
+
+    def _read_result(self, key: CacheKey) -> tuple[Optional[dict], Optional[torch.Tensor], list[int]]:
+        "(meta, result, indices of the chunks whose rows fail their checksum) of a complete entry; (meta, None, []) otherwise."
         entry = self.entry_dir(key)
         meta = _read_meta(entry)
-        if not meta or not meta.get("complete"): return None
-        return _load_tensor(entry / RESULT_NAME, meta.get("n_items"))
+        if not meta or not meta.get("complete") or meta.get("key") != key.digest: return meta, None, []
+        result = _load_tensor(entry / RESULT_NAME, meta.get("n_items"))
+        if result is None: return meta, None, []
+        bounds, sums = _chunk_bounds(len(result), meta.get("chunk_size") or len(result)), meta.get("chunk_sha256")
+        if not isinstance(sums, list) or len(sums) != len(bounds):
+            warnings.warn(f"cache entry {entry} has no chunk checksums (written by an older vlconcepts); recomputing it",
+                          RuntimeWarning, stacklevel=3)
+            return meta, result, list(range(len(bounds)))
+        with ThreadPoolExecutor(max(1, torch.get_num_threads())) as pool:   # hashlib releases the GIL: one chunk per thread
+            found = pool.map(lambda i: _rows_checksum(result[slice(*bounds[i])], key.digest, i), range(len(bounds)))
+        changed = [i for i, checksum in enumerate(found) if checksum != sums[i]]
+        if changed:
+            rows = ", ".join(f"{a}-{b - 1}" for a, b in (bounds[i] for i in changed[:3])) + (", ..." if len(changed) > 3 else "")
+            warnings.warn(f"cache entry {entry} ({key.what}): {len(changed)} of {len(bounds)} chunks of {RESULT_NAME} changed "
+                          f"on disk since they were written (rows {rows}); recomputing them", RuntimeWarning, stacklevel=3)
+        return meta, result, changed
 
     def __contains__(self, key: CacheKey) -> bool: return self.get(key) is not None
 
@@ -297,37 +348,39 @@ def compute(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: C
     if n_items == 0: raise InputValidationError(f"Nothing to compute for {key.what}: `items` is empty.")
     entry = self.entry_dir(key)
     if recompute: self.remove(key)
-    hit = self.get(key)
-    if hit is not None and len(hit) == n_items:
+    meta, result, changed = self._read_result(key)
+    if result is not None and not changed and len(result) == n_items:
         logger.debug(f"cache hit {entry}")
-        return hit
+        return result
     meta = self._start(key, entry, n_items, chunk_size)
-    if meta.get("complete"):  # complete on paper, but result.pt is missing or damaged
+    if meta.get("complete") and result is None:  # complete on paper, but result.pt is missing or damaged
         logger.warning(f"cache entry {entry} is marked complete but its result is unreadable; recomputing it")
         self.remove(key)
         meta = self._start(key, entry, n_items, chunk_size)
     bounds = _chunk_bounds(n_items, meta["chunk_size"])
-    chunks: list[Optional[torch.Tensor]] = [_load_tensor(_chunk_path(entry, i), stop - start)
-                                            for i, (start, stop) in enumerate(bounds)]
+    if meta.get("complete"):  # result.pt read back, but some chunks' rows changed: keep the others
+        chunks = [None if i in changed else result[start:stop] for i, (start, stop) in enumerate(bounds)]
+    else: chunks = [_load_chunk(_chunk_path(entry, i), stop - start, key.digest, i) for i, (start, stop) in enumerate(bounds)]
     todo = [i for i, chunk in enumerate(chunks) if chunk is None]
     if len(todo) < len(bounds): logger.info(f"resuming {entry}: {len(bounds) - len(todo)}/{len(bounds)} chunks already done")
     for i in progress(todo, desc=desc or key.what, total=len(bounds), initial=len(bounds) - len(todo), unit="chunk"):
         start, stop = bounds[i]
         chunks[i] = _check_chunk(compute_chunk(_take(items, start, stop)), stop - start, key.what, i)
-        _save_tensor(chunks[i], _chunk_path(entry, i))
+        _save_chunk(chunks[i], _chunk_path(entry, i), key.digest, i)
     return self._finish(entry, meta, chunks)
 
 @patch
 def _finish(self: FeatureCache, entry: Path, meta: dict, chunks: list[torch.Tensor]) -> torch.Tensor:
-    "Concatenate the chunks into result.pt, mark the entry complete and remove the chunk files."
+    "Concatenate the chunks into result.pt, mark the entry complete with each chunk's checksum, remove the chunk files."
     trailing = {(tuple(c.shape[1:]), c.dtype) for c in chunks}
     if len(trailing) > 1:
         raise InputValidationError(f"compute_chunk returned chunks of different shapes/dtypes {sorted(map(str, trailing))} "
                                    f"for {meta['what']}; every chunk must have the same trailing shape and dtype.")
     result = torch.cat(chunks)
+    sums = [_rows_checksum(result[a:b], meta["key"], i) for i, (a, b) in enumerate(_chunk_bounds(len(result), meta["chunk_size"]))]
     _save_tensor(result, entry / RESULT_NAME)
     _write_meta(entry, {**meta, "complete": True, "shape": list(result.shape), "dtype": str(result.dtype).replace("torch.", ""),
-                        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+                        "chunk_sha256": sums, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
     shutil.rmtree(entry / CHUNKS_DIR, ignore_errors=True)
     for stray in entry.glob(".*.tmp*"): stray.unlink(missing_ok=True)  # temp files of writes killed midway
     return result
