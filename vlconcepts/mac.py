@@ -22,6 +22,7 @@ from .cache import cached_activations, cached_image_tokens
 from .core import InputValidationError, cache_dir, get_logger, progress, seed_everything
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .scenes import RENDER_VERSION
+from .stats import mean_se
 from .attribute_object_data import MAC_CLOSED_FRACTION, AttributeObjectDataset, export_mac, load_mac
 
 logger = get_logger(__name__)
@@ -32,8 +33,9 @@ __all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_M
            'multilabel_metrics', 'multilabel_metrics_per_image', 'encode_token_embeddings', 'word_embeddings',
            'PromptBranch', 'MacConfig', 'mac_config', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel',
            'MMEncoder', 'branch_loss', 'composition_scores', 'MacTrainingData', 'training_data', 'build_model',
-           'train_mac_model', 'score_pairs', 'tiny_mac', 'image_tokens', 'run_method', 'evaluate_run', 'paper_table',
-           'branch_deltas', 'top_predictions']
+           'train_mac_model', 'score_pairs', 'tiny_mac', 'image_tokens', 'run_method', 'evaluate_run', 'run_seeds',
+           'seed_values', 'seed_table', 'describe_split', 'closed_open_drop', 'paper_table', 'branch_deltas',
+           'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
 @dataclass
@@ -546,6 +548,8 @@ def run_method(name: str, vl_model, dataset: AttributeObjectDataset, *, epochs: 
 
 # %% ../nbs/50_mac.ipynb #5b3a6a4e
 PERCENT_METRICS = ("top1_precision", "top5_recall", "exact_match", "top1_precision_attr", "top1_precision_obj")
+# the metric columns of the paper's Tables 2-4 (its "Coverage" is the normalised coverage)
+PAPER_COLUMNS = ["top1_precision", "top5_recall", "exact_match", "normalized_coverage", "top1_precision_attr", "top1_precision_obj"]
 
 
 def evaluate_run(run: dict, worlds: Sequence[str] = ("closed", "open")) -> pd.DataFrame:
@@ -566,8 +570,49 @@ def evaluate_run(run: dict, worlds: Sequence[str] = ("closed", "open")) -> pd.Da
         rows.append(row)
     return pd.DataFrame(rows)
 
+# %% ../nbs/50_mac.ipynb #3daf9c1a
+def run_seeds(names: Sequence[str], vl_model, dataset: AttributeObjectDataset, seeds: Sequence[int] = (0, 1, 2),
+              **options) -> pd.DataFrame:
+    "`evaluate_run` of each method in `names` for every training seed (a method that trains nothing, once): columns method, world, seed, trained, metrics."
+    if not len(seeds): raise InputValidationError("run_seeds needs at least one seed.")
+    frames = []
+    for name in names:
+        for seed in seeds:
+            run = run_method(name, vl_model, dataset, seed=int(seed), **options)
+            trained = run["config"].epochs > 0
+            frames.append(evaluate_run(run).assign(seed=int(seed), trained=trained))
+            if not trained: break
+    return pd.concat(frames, ignore_index=True)
+
+
+def seed_values(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS, index: Sequence[str] = ("world", "method")) -> pd.DataFrame:
+    "One row per (`index`..., metric, seed) with its value: the long per-seed layout of `stats.save_seed_values`."
+    return results.melt(id_vars=[*index, "seed"], value_vars=list(columns), var_name="metric")[[*index, "metric", "seed", "value"]]
+
+
+def seed_table(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS, index: str = "method") -> pd.DataFrame:
+    "'mean ± se' over seeds per `index` row and metric column (4 decimals for normalised coverage, else 2; one seed: its value)."
+    long = seed_values(results, columns, [index])
+    parts = [mean_se(long[long.metric == c], "metric", "value", index, digits=4 if c == "normalized_coverage" else 2) for c in columns]
+    return pd.concat(parts, axis=1)[list(columns)]
+
+# %% ../nbs/50_mac.ipynb #6e723341
+def describe_split(dataset: AttributeObjectDataset, split: str = "test") -> str:
+    "'<name>, N <split> images (U with an unseen pair), A attributes x O objects, closed world C of P pairs' (for captions)."
+    space = label_space(dataset, "closed")
+    targets = pair_targets(dataset, dataset.indices(split), space)
+    unseen = int((targets & ~space.seen).any(1).sum())
+    n_open = len(dataset.attributes) * len(dataset.objects)
+    return (f"{dataset.name}, {len(targets)} {split} images ({unseen} with an unseen pair), {len(dataset.attributes)} attributes x "
+            f"{len(dataset.objects)} objects, closed world {len(space)} of {n_open} pairs")
+
+
+def closed_open_drop(results: pd.DataFrame, column: str = "top1_precision") -> pd.DataFrame:
+    "Per method and seed, `column` in the closed minus the open world (Table 2 minus Table 3): columns method, seed, drop."
+    wide = results.pivot_table(index=["method", "seed"], columns="world", values=column, sort=False)
+    return (wide["closed"] - wide["open"]).rename("drop").reset_index()
+
 # %% ../nbs/50_mac.ipynb #474f4d64
-PAPER_COLUMNS = ["top1_precision", "top5_recall", "exact_match", "normalized_coverage", "top1_precision_attr", "top1_precision_obj"]
 PAPER_SOURCE = "Xu et al., MAC, arXiv 2406.12757 v1"
 PAPER_TABLES = {
     "Table 2 (closed world)": {
@@ -610,6 +655,20 @@ def branch_deltas(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS)
     out = pd.DataFrame(rows).T
     out.index.names = ["world", "method"]
     return out.astype(float)
+
+# %% ../nbs/50_mac.ipynb #41542863
+def branch_deltas_by_seed(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS) -> pd.DataFrame:
+    "`branch_deltas` within each training seed of `run_seeds` results (untrained rows join every seed; all-untrained deltas once): columns world, method, seed, metrics."
+    trained = results[results.trained]
+    seeds = sorted(trained.seed.unique()) or sorted(results.seed.unique())[:1]
+    trains = set(trained.method)
+    frames = []
+    for k, seed in enumerate(seeds):
+        frame = pd.concat([results[results.trained & (results.seed == seed)], results[~results.trained]])
+        deltas = branch_deltas(frame, columns).reset_index().assign(seed=seed)
+        if k: deltas = deltas[[m in trains or m.partition(" ")[0] in trains for m in deltas.method]]
+        frames.append(deltas)
+    return pd.concat(frames, ignore_index=True)[["world", "method", "seed", *columns]]
 
 # %% ../nbs/50_mac.ipynb #a407ab48
 def top_predictions(scores: torch.Tensor, targets: torch.Tensor, pairs: Sequence[tuple[str, str]], k: int = 3) -> list[list[tuple[str, bool]]]:
