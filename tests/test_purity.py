@@ -39,6 +39,21 @@ def test_ois_zero_for_the_truth_and_one_over_sqrt_k_for_noise():
     assert abs(purity.oracle_impurity_score(noise, c, oracle_matrix=oracle, batch_size=100) - 1 / math.sqrt(4)) < 0.06
 
 
+@pytest.mark.parametrize("n", [200, 10_000])
+def test_pure_representation_scores_near_zero_ois_at_small_and_large_n(n):
+    "Issue 20 item 3: the true concepts as their own representation (k = 3) scored OIS 0.951 at n = 200 with 25 epochs."
+    c = _binary(n, 3, seed=0)
+    assert purity.oracle_impurity_score(c.astype(float), c, seed=0) <= 0.1
+
+
+def test_small_test_split_warns_that_n_is_too_small():
+    c = _binary(60, 3, seed=1)                                 # 12 test samples: AUC standard errors ≈ 0.17
+    with pytest.warns(UserWarning, match="n is too small to estimate an AUC"):
+        purity.purity_matrix(c + 0.1, c, epochs=1, min_steps=0)
+    with pytest.warns(UserWarning, match="n is too small to estimate an AUC"):
+        purity.niche_impurity_score(c + 0.1, c, max_iter=20)
+
+
 def test_batched_purity_matrix_equals_the_per_pair_loop():
     "Same initialisation and batch order: the batched probes reproduce the one-network-per-cell loop."
     c = _binary(300, 3, seed=3)
@@ -124,3 +139,29 @@ def test_scalar_probe_kernel_keeps_its_buffers_on_cuda():
     for g, e in zip(grads, expected):
         assert g.device.type == "cuda"
         torch.testing.assert_close(g.cpu(), e)
+
+
+def test_paper_numbers_have_one_home():
+    "Issue 20 item 16: the transcribed numbers are data read by `core.paper_table('purity', ...)`, not module constants."
+    from vlconcepts import concept_learners
+    from vlconcepts.core import paper_table, paper_tables
+    for module, names in ((purity, ("PAPER_TABLE1", "paper_table1", "_trapezoid")),
+                          (concept_learners, ("PAPER_FIG1_CORRELATIONS", "PAPER_FIG2_CLAIMS", "PAPER_FIG3_SPURIOUS", "PAPER_FIG4",
+                                              "PAPER_FIG5_INTERVENTIONS", "PAPER_SOURCE"))):
+        assert not [n for n in names if hasattr(module, n)], module.__name__
+    assert paper_tables("purity")["purity"] == ["fig1_correlations", "fig2_claims", "fig3_spurious", "fig4_model_families",
+                                               "fig5_interventions", "table1"]
+    table1 = paper_table("purity", "table1")
+    assert table1.loc["Impure Soft (%)", "OIS"] == "22.58 ± 2.34" and table1.loc["p-value", "DCI Dis"] == "3.66×10^{-9}"
+    assert purity.printed_values(table1.loc["Baseline Soft (%)", "NIS"]) == (66.25, 2.31)
+    fig4 = paper_table("purity", "fig4_model_families", numeric=True)
+    assert fig4.shape == (20, 4) and fig4.loc[("3dshapes", "vae"), "nis high"] == 0.87
+
+
+def test_nis_uses_the_czsl_trapezoid_rule():
+    "Issue 20 item 17: one trapezoid rule; NIS is `czsl.trapezoid_auc` of the mean NI curve over β, bitwise."
+    from vlconcepts.czsl import trapezoid_auc
+    c_true, c_soft = purity.table1_representations(400, 3, "impure", seed=2)
+    impurities, betas = purity.niche_impurity_curve(c_soft, c_true, variant="release", max_iter=50)
+    assert purity.niche_impurity_score(c_soft, c_true, variant="release", max_iter=50) == trapezoid_auc(impurities.mean(1), betas)
+    assert purity.trapezoid_auc is trapezoid_auc

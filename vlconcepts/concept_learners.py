@@ -23,12 +23,11 @@ from .purity import niche_impurity_score, oracle_impurity_score, oracle_matrix  
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'PAPER_SOURCE', 'PAPER_FIG1_CORRELATIONS', 'PAPER_FIG4',
-           'PAPER_FIG3_SPURIOUS', 'PAPER_FIG5_INTERVENTIONS', 'PAPER_FIG2_CLAIMS', 'CAPACITY_PARTS', 'scaled', 'mlp',
-           'ConvEncoder', 'feature_encoder', 'ConceptLearner', 'JointCBM', 'IterNormRotation', 'ConceptWhitening',
-           'CCD', 'image_decoder', 'SENN', 'GaussianVAE', 'weak_pairs', 'train_concept_learner', 'intervene',
-           'intervention_curve', 'purity_scores', 'validation_accuracies', 'train_and_score', 'capacity_sweep',
-           'intervention_scores', 'learnt_concept_correlations']
+__all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'CAPACITY_PARTS', 'scaled', 'mlp', 'ConvEncoder', 'feature_encoder',
+           'ConceptLearner', 'JointCBM', 'IterNormRotation', 'ConceptWhitening', 'CCD', 'image_decoder', 'SENN',
+           'GaussianVAE', 'weak_pairs', 'train_concept_learner', 'intervene', 'intervention_curve', 'purity_scores',
+           'validation_accuracies', 'train_and_score', 'capacity_sweep', 'intervention_scores',
+           'learnt_concept_correlations']
 
 # %% ../nbs/31_concept_learners.ipynb #c96629d6
 def scaled(units: Sequence[int], size: float, minimum: int = 1) -> list:
@@ -611,49 +610,6 @@ def intervention_curve(learner: JointCBM, x: torch.Tensor, c_true: torch.Tensor,
             accs.append(float((logits.argmax(1) == y).float().mean()))
         rows.append({"concepts intervened": m, "task accuracy": float(np.mean(accs)), "std": float(np.std(accs))})
     return pd.DataFrame(rows)
-
-# %% ../nbs/31_concept_learners.ipynb #3b90cae0
-PAPER_SOURCE = "Espinosa Zarlenga et al. 2023 (AAAI), bar charts read off the poster (±0.02), specs/purity.md §8"
-
-PAPER_FIG1_CORRELATIONS = {  # paper Fig. 1b: |corr| between learnt concepts on TabularToy(δ=0), off-diagonal entries
-    "source": PAPER_SOURCE + ", Fig. 1b",
-    "cbm": (0.02, 0.04), "cbm_logits": (0.18, 0.26, 0.38)}  # CBM: range of the three entries; CBM-Logits: the three entries
-
-PAPER_FIG4 = {  # paper Fig. 4 (poster Fig. 7): (no correlation, high correlation) per dataset, metric, model
-    "source": PAPER_SOURCE + ", Fig. 4",
-    "settings": {"tabular_toy": ("δ=0", "δ=0.9"), "dsprites": ("λ=0", "λ=4"), "3dshapes": ("λ=0", "λ=5")},
-    "ois": {
-        "tabular_toy": {"cbm": (0.14, 0.12), "cw": (0.45, 0.14), "ccd": (0.46, 0.16), "senn": (0.38, 0.22)},
-        "dsprites": {"cbm": (0.12, 0.10), "cw": (0.47, 0.41), "ada_mlvae": (0.46, 0.36), "ada_gvae": (0.39, 0.35),
-                     "beta_vae": (0.31, 0.40), "vae": (0.35, 0.31), "ccd": (0.43, 0.37), "senn": (0.61, 0.47)},
-        "3dshapes": {"cbm": (0.05, 0.05), "cw": (0.39, 0.40), "ada_mlvae": (0.40, 0.37), "ada_gvae": (0.33, 0.28),
-                     "beta_vae": (0.31, 0.37), "vae": (0.31, 0.28), "ccd": (0.38, 0.32), "senn": (0.53, 0.45)}},
-    "nis": {
-        "tabular_toy": {"cbm": (0.45, 0.48), "cw": (0.63, 0.63), "ccd": (0.63, 0.60), "senn": (0.71, 0.69)},
-        "dsprites": {"cbm": (0.44, 0.55), "cw": (0.60, 0.63), "ada_mlvae": (0.68, 0.71), "ada_gvae": (0.72, 0.76),
-                     "beta_vae": (0.76, 0.80), "vae": (0.82, 0.80), "ccd": (0.69, 0.69), "senn": (0.73, 0.71)},
-        "3dshapes": {"cbm": (0.69, 0.59), "cw": (0.69, 0.60), "ada_mlvae": (0.69, 0.72), "ada_gvae": (0.69, 0.69),
-                     "beta_vae": (0.85, 0.85), "vae": (0.86, 0.87), "ccd": (0.73, 0.68), "senn": (0.69, 0.70)}},
-}
-
-PAPER_FIG3_SPURIOUS = {  # paper Fig. 3 (poster Fig. 5): CBM on clean vs 75%-spuriously coloured dSprites(λ=0), clean test set
-    "source": PAPER_SOURCE + ", Fig. 3",
-    "cbm": {"ois": 0.10, "nis": 0.38, "test task accuracy": 0.92},
-    "cbm_spurious": {"ois": 0.17, "nis": 0.43, "test task accuracy": 0.70}}
-
-PAPER_FIG5_INTERVENTIONS = {  # paper Fig. 5 (poster Fig. 6) and App. A.10, dSprites(λ=0)
-    "source": PAPER_SOURCE + ", Fig. 5 / App. A.10",
-    "cbm": {"ois": 0.14, "nis": 0.45, "claim": "task accuracy ≈1.00 after intervening on 3 concepts"},
-    "cbm_logits": {"ois": 0.28, "nis": 0.56, "claim": "task accuracy drops to ≈0.82 after intervening on 1-2 concepts"},
-    "cbm_logits_predictor_8_4": {"ois": 0.34, "nis": 0.61, "claim": "degrades badly under intervention"},
-    "cbm_logits_predictor_32_16": {"ois": 0.29, "nis": 0.53, "claim": "degrades less"}}
-
-PAPER_FIG2_CLAIMS = {  # paper Fig. 2: no numbers transcribed (not in the spec); the paper's qualitative findings
-    "source": "Espinosa Zarlenga et al. 2023, Fig. 2 and its discussion",
-    "fig2a": "CBM-Logits and CW Feature Map have higher OIS and NIS than CBM and CW Max-Pool-Mean "
-             "(exception: NIS on 3dshapes for CBM-Logits)",
-    "fig2b": "as encoder or label-predictor capacity decreases, OIS rises and concept accuracy falls; "
-             "the encoder's capacity matters more"}
 
 # %% ../nbs/31_concept_learners.ipynb #97cefdee
 def purity_scores(learner: ConceptLearner, dataset: ConceptDataset, *, seed: int = 0, nis_variant: str = "release",

@@ -15,15 +15,17 @@ import torch.nn.functional as F
 from scipy import stats
 
 from .core import InputValidationError, progress, torch_generator, pick_device
+from .czsl import trapezoid_auc  # NIS integrates over β with the CZSL curves' trapezoid rule
 
 # %% auto #0
-__all__ = ['PROBE_DEFAULTS', 'RELEASE_NIS_CLASSIFIER_SEED', 'PAPER_TABLE1', 'TABLE1_ROWS', 'TABLE1_METRICS', 'concept_list',
-           'encode_labels', 'validate_concepts', 'split_indices', 'check_test_classes', 'auc_rows', 'glorot_uniform',
-           'init_probe_weights', 'probe_forward', 'probe_loss', 'scalar_probe_logits', 'scalar_probe_gradients',
+__all__ = ['MAX_AUC_STANDARD_ERROR', 'PROBE_DEFAULTS', 'RELEASE_NIS_CLASSIFIER_SEED', 'TABLE1_ROWS', 'TABLE1_METRICS',
+           'concept_list', 'encode_labels', 'validate_concepts', 'split_indices', 'check_test_classes',
+           'auc_standard_error', 'warn_if_auc_unreliable', 'auc_rows', 'glorot_uniform', 'init_probe_weights',
+           'probe_forward', 'probe_loss', 'scalar_probe_logits', 'scalar_probe_gradients', 'probe_steps',
            'train_probes', 'train_probes_loop', 'purity_matrix', 'oracle_matrix', 'greedy_alignment',
            'align_purity_matrix', 'oracle_impurity_score', 'niche_correlations', 'nis_betas', 'nis_classifier_seed',
            'niche_impurity_curve', 'niche_impurity_score', 'niche_impurity_scores', 'mig_score', 'sap_score',
-           'dci_disentanglement', 'r4_score', 'table1_representations', 'paper_table1', 'table1_scores',
+           'dci_disentanglement', 'r4_score', 'table1_representations', 'printed_values', 'table1_scores',
            'table1_trial_seed', 'run_table1', 'summarise_table1', 'table1_nis_draws', 'resampled_p_values']
 
 # %% ../nbs/30_purity.ipynb #654d069c
@@ -109,6 +111,27 @@ def check_test_classes(labels_test: np.ndarray, where: str = "test split"):
         _fail(f"True concept(s) {single} have a single class in the {where}, so their AUC is undefined.",
               "Use more samples, another seed, or drop those (nearly constant) concepts.")
 
+# %% ../nbs/30_purity.ipynb #b266cd0e
+MAX_AUC_STANDARD_ERROR = 0.1  # above this null standard error of a test-split AUC, purity metrics warn that n is too small
+
+
+def auc_standard_error(n_positive, n_negative):
+    "Standard error of an ROC-AUC under no association (Mann–Whitney U): √((n₊ + n₋ + 1) / (12 n₊ n₋))."
+    n_positive, n_negative = np.asarray(n_positive, dtype=np.float64), np.asarray(n_negative, dtype=np.float64)
+    return np.sqrt((n_positive + n_negative + 1) / (12 * n_positive * n_negative))
+
+
+def warn_if_auc_unreliable(labels_test: np.ndarray, where: str = "test split"):
+    "Warn when a true concept's AUC on `labels_test` `(n, k)` has a null standard error above `MAX_AUC_STANDARD_ERROR`."
+    n = len(labels_test)
+    errors = [max(float(auc_standard_error(count, n - count)) for count in np.unique(column, return_counts=True)[1])
+              for column in np.asarray(labels_test).T]
+    noisy = [j for j, e in enumerate(errors) if e > MAX_AUC_STANDARD_ERROR]
+    if noisy:
+        warnings.warn(f"n is too small to estimate an AUC: true concept(s) {noisy} have AUC standard errors up to "
+                      f"{max(errors):.2f} (> {MAX_AUC_STANDARD_ERROR}) in the {where} of {n} samples; purity scores differing by "
+                      f"less than ~{2 * max(errors):.2f} are noise. Use more samples.", stacklevel=3)
+
 # %% ../nbs/30_purity.ipynb #05f0e565
 def auc_rows(scores, positive) -> np.ndarray:
     "ROC-AUC of each row of `scores` `(m, n)` against boolean labels `positive` (`(n,)` or `(m, n)`); ties count one half."
@@ -127,15 +150,23 @@ def glorot_uniform(shape: tuple[int, ...], fan_in: int, fan_out: int, generator:
     return (torch.rand(shape, generator=generator, dtype=torch.float32) * 2 - 1) * limit
 
 
-def init_probe_weights(input_dims: Sequence[int], n_outputs: int, hidden: int = 32, seed: int = 0) -> dict:
-    "Initial weights of one probe per entry of `input_dims` (inputs zero-padded to the widest): W1, b1, W2, b2 with a probe axis."
-    generator = torch_generator(seed)
-    dims = torch.as_tensor(list(input_dims), dtype=torch.long)
-    n_probes, width = len(dims), int(dims.max())
-    limit1 = torch.sqrt(6.0 / (dims + hidden).float())[:, None, None]                     # Glorot per probe fan-in
-    w1 = (torch.rand(n_probes, width, hidden, generator=generator) * 2 - 1) * limit1
-    w1 *= (torch.arange(width)[None, :] < dims[:, None]).float()[..., None]              # padded inputs: zero weights
-    w2 = glorot_uniform((n_probes, hidden, n_outputs), hidden, n_outputs, generator)
+def _cell_seed(seed: int, cell) -> int:
+    "A 63-bit seed for the probe of `cell` (input, target) under `seed`."
+    return int(np.random.SeedSequence([int(seed) % 2**32, *map(int, cell)]).generate_state(2, np.uint64)[0] >> np.uint64(1))
+
+
+def init_probe_weights(input_dims: Sequence[int], n_outputs: int, hidden: int = 32, seed: int = 0, cells=None) -> dict:
+    """Initial weights of one probe per entry of `input_dims` (inputs zero-padded to the widest): W1, b1, W2, b2 with a
+    probe axis. Probe p is drawn from its own generator keyed by (`seed`, `cells[p]`) (default cell: (p, 0))."""
+    dims = [int(d) for d in input_dims]
+    cells = [(p, 0) for p in range(len(dims))] if cells is None else [tuple(c) for c in cells]
+    if len(cells) != len(dims): _fail(f"{len(cells)} cells for {len(dims)} probes.", "Pass one (input, target) cell per probe.")
+    n_probes, width = len(dims), max(dims)
+    w1, w2 = torch.zeros(n_probes, width, hidden), torch.zeros(n_probes, hidden, n_outputs)
+    for p, (d, cell) in enumerate(zip(dims, cells)):
+        generator = torch_generator(_cell_seed(seed, cell))
+        w1[p, :d] = glorot_uniform((d, hidden), d, hidden, generator)                     # padded inputs: zero weights
+        w2[p] = glorot_uniform((hidden, n_outputs), hidden, n_outputs, generator)
     return {"w1": w1, "b1": torch.zeros(n_probes, 1, hidden), "w2": w2, "b2": torch.zeros(n_probes, 1, n_outputs)}
 
 # %% ../nbs/30_purity.ipynb #1096f94a
@@ -225,24 +256,33 @@ def scalar_probe_gradients(sorted_x: torch.Tensor, targets: torch.Tensor, w1, b1
     return (w2 * s_gx).sum(2), (w2 * s_g).sum(2), grad_w2, g.sum(2).T / n
 
 # %% ../nbs/30_purity.ipynb #96140103
-def _batch_orders(n_train: int, epochs: int, seed: int) -> list[torch.Tensor]:
-    "One shuffled sample order per epoch, shared by every probe."
-    generator = torch_generator(seed + 1)
-    return [torch.randperm(n_train, generator=generator) for _ in range(epochs)]
+def probe_steps(n_train: int, batch_size: int = 512, epochs: int = 25, min_steps: int = 125) -> int:
+    "Adam steps of a probe: `epochs` passes of ⌈n_train / min(batch_size, n_train)⌉ minibatches, at least `min_steps`."
+    if n_train < 1 or batch_size < 1 or epochs < 0 or min_steps < 0:
+        _fail(f"n_train={n_train}, batch_size={batch_size}, epochs={epochs}, min_steps={min_steps}.",
+              "Use n_train, batch_size >= 1 and epochs, min_steps >= 0.")
+    return max(epochs * math.ceil(n_train / min(batch_size, n_train)), min_steps)
+
+
+def _minibatches(n_train: int, batch: int, steps: int, seed: int) -> list[torch.Tensor]:
+    "The sample indices of each of `steps` minibatches, shared by every probe: shuffled epochs cut into batches of `batch`."
+    generator, batches = torch_generator(seed + 1), []
+    while len(batches) < steps:
+        order = torch.randperm(n_train, generator=generator)
+        batches += [order[b:b + batch] for b in range(0, n_train, batch)]
+    return batches[:steps]
 
 # %% ../nbs/30_purity.ipynb #fdb2a220
-def _train_dense_chunk(weights, x_train, y_train, x_test, inputs, targets, orders, batch, lr):
-    "Train one chunk of dense batched probes with autograd; return its test logits."
+def _train_dense_chunk(weights, x_train, y_train, x_test, inputs, targets, batches, lr):
+    "Train one chunk of dense batched probes with autograd, one Adam step per minibatch; return its test logits."
     weights = {name: w.clone().requires_grad_(True) for name, w in weights.items()}
     optimiser = torch.optim.Adam(list(weights.values()), lr=lr)
-    for order in orders:
-        order = order.to(x_train.device)
-        for b in range(0, len(order), batch):
-            idx = order[b:b + batch]
-            loss = probe_loss(probe_forward(weights, x_train[:, idx][inputs]), y_train[:, idx][targets])
-            optimiser.zero_grad(set_to_none=True)
-            loss.backward()
-            optimiser.step()
+    for idx in batches:
+        idx = idx.to(x_train.device)
+        loss = probe_loss(probe_forward(weights, x_train[:, idx][inputs]), y_train[:, idx][targets])
+        optimiser.zero_grad(set_to_none=True)
+        loss.backward()
+        optimiser.step()
     with torch.no_grad(): return probe_forward(weights, x_test[inputs])
 
 # %% ../nbs/30_purity.ipynb #9a54bff7
@@ -252,21 +292,19 @@ def _sorted_batch(x: torch.Tensor, y: torch.Tensor, inputs, targets):
     return sorted_x[inputs], torch.gather(y[targets], 1, order[inputs])
 
 # %% ../nbs/30_purity.ipynb #c1e1c4a2
-def _train_scalar_chunk(weights, x_train, y_train, x_test, inputs, targets, orders, batch, lr):
+def _train_scalar_chunk(weights, x_train, y_train, x_test, inputs, targets, batches, lr):
     "Train one chunk of scalar-input probes with the sorted-range kernel; return its test logits (in test order)."
     params = [weights["w1"][:, 0].clone(), weights["b1"][:, 0].clone(), weights["w2"].clone(), weights["b2"][:, 0].clone()]
     optimiser = torch.optim.Adam(params, lr=lr)
     x_train, x_test = x_train[..., 0], x_test[..., 0]
     if weights["w2"].shape[2] == 1: y_train = y_train.float()                             # binary targets as floats, once
     workspace = {}
-    for order in orders:
-        order = order.to(x_train.device)
-        for b in range(0, len(order), batch):
-            idx = order[b:b + batch]
-            sorted_x, sorted_y = _sorted_batch(x_train[:, idx], y_train[:, idx], inputs, targets)
-            grads = scalar_probe_gradients(sorted_x, sorted_y, *params, workspace=workspace)
-            for p, grad in zip(params, grads): p.grad = grad.to(p.dtype)
-            optimiser.step()
+    for idx in batches:
+        idx = idx.to(x_train.device)
+        sorted_x, sorted_y = _sorted_batch(x_train[:, idx], y_train[:, idx], inputs, targets)
+        grads = scalar_probe_gradients(sorted_x, sorted_y, *params, workspace=workspace)
+        for p, grad in zip(params, grads): p.grad = grad.to(p.dtype)
+        optimiser.step()
     with torch.no_grad():
         sorted_x, order = torch.sort(x_test, dim=1)
         logits = _scalar_logits_channels(sorted_x[inputs], *params)                        # [C, P, n_test], sorted
@@ -275,10 +313,10 @@ def _train_scalar_chunk(weights, x_train, y_train, x_test, inputs, targets, orde
 
 # %% ../nbs/30_purity.ipynb #a2a28716
 def train_probes(features: torch.Tensor, labels: torch.Tensor, input_of, target_of, n_outputs: int, *,
-                 train_idx, test_idx, input_dims=None, hidden: int = 32, epochs: int = 25, batch_size: int = 512,
-                 lr: float = 1e-3, seed: int = 0, chunk_size: int = 4096, kernel: str = "auto", device="cpu",
-                 show_progress: bool = False) -> torch.Tensor:
-    "Train probe p: `features[input_of[p]] → labels[target_of[p]]` on `train_idx`; return test logits `[P, n_test, C]`."
+                 train_idx, test_idx, input_dims=None, hidden: int = 32, epochs: int = 25, min_steps: int = 125,
+                 batch_size: int = 512, lr: float = 1e-3, seed: int = 0, chunk_size: int = 4096, kernel: str = "auto",
+                 device="cpu", show_progress: bool = False) -> torch.Tensor:
+    "Train probe p: `features[input_of[p]] → labels[target_of[p]]` on `train_idx` for `probe_steps(...)` Adam steps; test logits `[P, n_test, C]`."
     device = pick_device(device)
     if kernel not in ("auto", "dense", "scalar"): _fail(f"kernel={kernel!r}.", "Use 'auto', 'dense' or 'scalar'.")
     input_of, target_of = torch.as_tensor(input_of, dtype=torch.long), torch.as_tensor(target_of, dtype=torch.long)
@@ -287,33 +325,34 @@ def train_probes(features: torch.Tensor, labels: torch.Tensor, input_of, target_
     if kernel == "auto": kernel = "scalar" if width == 1 else "dense"
     if kernel == "scalar" and width != 1: _fail(f"kernel='scalar' needs scalar inputs but they have width {width}.", "Use kernel='dense'.")
     train_chunk = _train_scalar_chunk if kernel == "scalar" else _train_dense_chunk
-    weights_all = init_probe_weights(dims, n_outputs, hidden, seed)
+    weights_all = init_probe_weights(dims, n_outputs, hidden, seed, cells=zip(input_of.tolist(), target_of.tolist()))
     train_idx, test_idx = torch.as_tensor(train_idx), torch.as_tensor(test_idx)
     x_train, y_train = features[:, train_idx].to(device), labels[:, train_idx].to(device)
     x_test = features[:, test_idx].to(device)
     batch = min(batch_size, len(train_idx))
-    orders = _batch_orders(len(train_idx), epochs, seed)
+    batches = _minibatches(len(train_idx), batch, probe_steps(len(train_idx), batch_size, epochs, min_steps), seed)
     outputs = []
     chunks = range(0, n_probes, chunk_size)
     for start in (progress(chunks, desc="probes") if show_progress else chunks):
         rows = slice(start, min(start + chunk_size, n_probes))
         weights = {name: w[rows].to(device) for name, w in weights_all.items()}
         outputs.append(train_chunk(weights, x_train, y_train, x_test, input_of[rows].to(device), target_of[rows].to(device),
-                                   orders, batch, lr).cpu())
+                                   batches, lr).cpu())
     return torch.cat(outputs)
 
 # %% ../nbs/30_purity.ipynb #89373a50
 def train_probes_loop(features: torch.Tensor, labels: torch.Tensor, input_of, target_of, n_outputs: int, *,
-                      train_idx, test_idx, input_dims=None, hidden: int = 32, epochs: int = 25, batch_size: int = 512,
-                      lr: float = 1e-3, seed: int = 0, device="cpu", show_progress: bool = False) -> torch.Tensor:
+                      train_idx, test_idx, input_dims=None, hidden: int = 32, epochs: int = 25, min_steps: int = 125,
+                      batch_size: int = 512, lr: float = 1e-3, seed: int = 0, device="cpu",
+                      show_progress: bool = False) -> torch.Tensor:
     "Same contract and result as `train_probes`, one `nn.Sequential` per probe trained in turn (the slow baseline)."
     device = pick_device(device)
     n_probes, width = len(input_of), features.shape[2]
     dims = [width] * n_probes if input_dims is None else np.asarray(input_dims)[np.asarray(input_of)]
-    weights_all = init_probe_weights(dims, n_outputs, hidden, seed)
+    weights_all = init_probe_weights(dims, n_outputs, hidden, seed, cells=zip(np.asarray(input_of).tolist(), np.asarray(target_of).tolist()))
     train_idx, test_idx = torch.as_tensor(train_idx), torch.as_tensor(test_idx)
     batch = min(batch_size, len(train_idx))
-    orders = _batch_orders(len(train_idx), epochs, seed)
+    batches = _minibatches(len(train_idx), batch, probe_steps(len(train_idx), batch_size, epochs, min_steps), seed)
     outputs = []
     for p in (progress(range(n_probes), desc="probes (loop)") if show_progress else range(n_probes)):
         d = dims[p]
@@ -325,18 +364,16 @@ def train_probes_loop(features: torch.Tensor, labels: torch.Tensor, input_of, ta
         y = labels[int(target_of[p])].to(device)
         x_train, y_train = x[train_idx], y[train_idx]
         optimiser = torch.optim.Adam(net.parameters(), lr=lr)
-        for order in orders:
-            for b in range(0, len(order), batch):
-                idx = order[b:b + batch].to(device)
-                loss = probe_loss(net(x_train[idx])[None], y_train[idx][None])
-                optimiser.zero_grad(set_to_none=True)
-                loss.backward()
-                optimiser.step()
+        for idx in batches:
+            loss = probe_loss(net(x_train[idx.to(device)])[None], y_train[idx.to(device)][None])
+            optimiser.zero_grad(set_to_none=True)
+            loss.backward()
+            optimiser.step()
         with torch.no_grad(): outputs.append(net(x[test_idx]).cpu())
     return torch.stack(outputs)
 
 # %% ../nbs/30_purity.ipynb #a5b53c02
-PROBE_DEFAULTS = dict(hidden=32, epochs=25, batch_size=512, lr=1e-3)  # the reference's ψ budget (specs/purity.md §1)
+PROBE_DEFAULTS = dict(hidden=32, epochs=25, min_steps=125, batch_size=512, lr=1e-3)  # the reference's ψ (specs/purity.md §1), ≥ 125 steps
 
 
 def _padded_features(concepts: list[np.ndarray]) -> tuple[torch.Tensor, list[int]]:
@@ -365,12 +402,13 @@ def purity_matrix(c_soft, c_true, *, seed: int = 0, test_size: float = 0.2, spli
 
     `c_soft`: `(n, k)`, `(n, d, k)` or a list of `k` arrays `(n, d_i)`; `c_true`: `(n, k_true)` discrete labels.
     `split=(train_idx, test_idx)` overrides the seeded 80/20 split. `probe_kwargs` override `PROBE_DEFAULTS`
-    (hidden, epochs, batch_size, lr). `implementation="loop"` trains one network per cell (slow reference).
+    (hidden, epochs, min_steps, batch_size, lr). `implementation="loop"` trains one network per cell (slow reference).
     `skip_diagonal` leaves cells (i, i) untrained (NaN) — the oracle matrix fixes them to 1 anyway."""
     concepts, labels = validate_concepts(c_soft, c_true)
     if implementation not in ("batched", "loop"): _fail(f"implementation={implementation!r}.", "Use 'batched' or 'loop'.")
     train_idx, test_idx = split if split is not None else split_indices(len(labels), test_size, seed)
     check_test_classes(labels[test_idx])
+    warn_if_auc_unreliable(labels[test_idx])
     options = {**PROBE_DEFAULTS, **probe_kwargs}
     features, dims = _padded_features(concepts)
     label_tensor = torch.as_tensor(labels.T.copy())
@@ -506,6 +544,7 @@ def _niche_predictions(c_soft, c_true, *, seed, betas, c_soft_train, c_true_trai
         train_concepts, train_labels = [c[train_idx] for c in concepts], labels[train_idx]
         test_concepts, test_labels = [c[test_idx] for c in concepts], labels[test_idx]
     check_test_classes(test_labels)
+    warn_if_auc_unreliable(test_labels)
     check_test_classes(train_labels, where="training split")
     correlations = niche_correlations(train_concepts, train_labels)                      # [k_soft, k_true]
     classifier = _fit_niche_classifier(np.concatenate(train_concepts, 1), train_labels, classifier_seed, **mlp_kwargs)
@@ -531,11 +570,6 @@ def _impurities_from_predictions(predictions: np.ndarray, test_labels: np.ndarra
         predictions = predictions / predictions.sum(1, keepdims=True)
     positive = test_labels.T == 1                                                         # [k_true, n_test]
     return np.stack([auc_rows(p, positive) for p in predictions])
-
-
-def _trapezoid(curve: np.ndarray, betas: np.ndarray) -> float:
-    "Trapezoid-rule integral of `curve` over `betas`."
-    return float(np.sum((curve[1:] + curve[:-1]) / 2 * np.diff(betas)))
 
 # %% ../nbs/30_purity.ipynb #ae04262a
 def niche_impurity_curve(c_soft, c_true, *, seed: int = 0, variant: str = "paper", betas=None, c_soft_train=None,
@@ -565,7 +599,7 @@ def niche_impurity_score(c_soft, c_true, *, seed: int = 0, variant: str = "paper
     impurities, betas = niche_impurity_curve(c_soft, c_true, seed=seed, variant=variant, betas=betas, c_soft_train=c_soft_train,
                                          c_true_train=c_true_train, test_size=test_size, classifier_seed=classifier_seed,
                                          **mlp_kwargs)
-    return _trapezoid(impurities.mean(1), betas)
+    return trapezoid_auc(impurities.mean(1), betas)
 
 # %% ../nbs/30_purity.ipynb #3c06fd50
 def niche_impurity_scores(c_soft, c_true, *, seed: int = 0, variants=("paper", "release"), classifier_seeds=None,
@@ -586,7 +620,7 @@ def niche_impurity_scores(c_soft, c_true, *, seed: int = 0, variants=("paper", "
                                                       **split, **kwargs)
         for variant in group:
             rows = np.searchsorted(union, np.round(grids[variant], 10))
-            scores[variant] = _trapezoid(_impurities_from_predictions(predictions[rows], test_labels, variant).mean(1), grids[variant])
+            scores[variant] = trapezoid_auc(_impurities_from_predictions(predictions[rows], test_labels, variant).mean(1), grids[variant])
     return {v: scores[v] for v in variants}
 
 # %% ../nbs/30_purity.ipynb #4d2f2ce6
@@ -725,15 +759,17 @@ def table1_representations(n: int = 3000, k: int = 5, mode: str = "baseline", se
     return c_true, c_soft
 
 # %% ../nbs/30_purity.ipynb #69abbb03
-PAPER_TABLE1 = {  # metric: (baseline mean, baseline std, impure mean, impure std, p-value); source: specs/purity.md §3, poster Table 1
-    "OIS": (4.69, 0.43, 22.58, 2.34, 7.38e-5),
-    "NIS": (66.25, 2.31, 72.36, 1.26, 3.24e-3),
-    "SAP": (48.74, 0.41, 48.83, 0.53, 7.89e-1),
-    "MIG": (99.93, 0.03, 99.93, 0.04, 9.26e-1),
-    "R4": (99.95, 0.00, 99.95, 0.00, 9.76e-1),
-    "DCI Dis": (99.99, 0.00, 99.50, 0.01, 3.66e-9),
-}
 TABLE1_ROWS = ("Baseline Soft (%)", "Impure Soft (%)", "p-value")
+
+
+def printed_values(cell: str) -> tuple[float, ...]:
+    "The numbers of a printed table cell: '4.69 ± 0.43' → (4.69, 0.43), '7.38×10^{-5}' → (7.38e-05,), '0.14' → (0.14,)."
+    values = []
+    for part in str(cell).replace("−", "-").split("±"):
+        mantissa, _, exponent = part.strip().partition("×10^")
+        try: values.append(float(mantissa) * (10.0 ** float(exponent.strip("{}")) if exponent else 1.0))
+        except ValueError: _fail(f"Cannot read a number from the printed cell {cell!r}.", "Pass 'a', 'a ± b' or 'a×10^{e}'.")
+    return tuple(values)
 
 # %% ../nbs/30_purity.ipynb #f4f11463
 def _table1_frame(columns: dict):
@@ -741,11 +777,6 @@ def _table1_frame(columns: dict):
     import pandas as pd
     return pd.DataFrame({name: [f"{bm:.2f} ± {bs:.2f}", f"{im:.2f} ± {is_:.2f}", f"{p:.2e}"]
                          for name, (bm, bs, im, is_, p) in columns.items()}, index=list(TABLE1_ROWS))
-
-
-def paper_table1():
-    "The paper's Table 1 as a DataFrame (rows baseline / impure / p-value, one column per metric)."
-    return _table1_frame(PAPER_TABLE1)
 
 # %% ../nbs/30_purity.ipynb #6b5b2d9f
 TABLE1_METRICS = ("OIS", "NIS", "NIS (release)", "SAP", "MIG", "R4", "DCI Dis", "DCI Dis (dlib)")
