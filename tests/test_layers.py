@@ -19,7 +19,7 @@ LAYERS = {
         "factor_data", "caption_data", "concept_data", "world_mixture"),
     6: ("toyclip", "toyitm"),                                              # the tiny-profile models
     7: ("czsl",),
-    8: ("compmap", "binding", "purity", "concept_learners", "compprompts", "probes", "controlled_imcaps", "mac"),
+    8: ("compmap", "binding", "purity", "concept_learners", "compprompts", "probes", "controlled_imcaps", "mac", "findings"),
     10: ("cli",),
 }
 LAYER = {module: layer for layer, modules in LAYERS.items() for module in modules}

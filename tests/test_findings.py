@@ -1,0 +1,149 @@
+"""The findings predicates (vlconcepts.findings): each one made to hold and to fail on hand-made tables.
+
+A hand-made table starts from the layout of the committed tiny table (its rows and columns, so the
+predicate's lookups are checked against what the experiments write) with no per-seed file; the cells a
+finding reads are then set so that every comparison goes the paper's way by far (it must hold) or the
+opposite way (it must not hold)."""
+import math
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from vlconcepts import findings as F
+from vlconcepts.core import paper_table, paper_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = ROOT / "tables"
+
+
+def _constant(term): return isinstance(term, (int, float))
+
+
+def cells_in(term) -> list:
+    if isinstance(term, F.Cell): return [term]
+    if isinstance(term, F.Diff): return cells_in(term.a) + cells_in(term.b)
+    if isinstance(term, (F.Mean, F.FirstOf)): return [c for t in term.terms for c in cells_in(t)]
+    return []
+
+
+def locatable(cell) -> bool:
+    frame = F.read_result_table(cell.table, TABLES)
+    return frame is not None and cell.locate(frame) is not None
+
+
+def assign(term, target: float, values: dict, correlations: dict):
+    "Record the cell values that make `term` evaluate to `target` (a rank correlation: its sign)."
+    if _constant(term): return
+    if isinstance(term, F.Cell):
+        if term in values and values[term] != target: raise AssertionError(f"{term} needs two values: {values[term]} and {target}")
+        values[term] = target
+    elif isinstance(term, F.Diff):
+        if _constant(term.b): assign(term.a, target + term.b, values, correlations)
+        else: assign(term.a, target, values, correlations); assign(term.b, 0.0, values, correlations)
+    elif isinstance(term, F.Mean):
+        for t in term.terms: assign(t, target, values, correlations)
+    elif isinstance(term, F.FirstOf):                                     # the lookup that fits the committed layout
+        fits = [t for t in term.terms if all(locatable(c) for c in cells_in(t))]
+        assert fits, f"no lookup of {term} fits the committed tables"
+        assign(fits[0], target, values, correlations)
+    elif isinstance(term, F.RankCorrelation): correlations[term] = 1 if target > 0 else -1
+    else: raise AssertionError(f"unknown term {term!r}")
+
+
+def hand_made_values(finding, hold: bool):
+    "Cell values (and rank-correlation signs) under which every check of `finding` goes the paper's way (`hold`) or the opposite."
+    values, correlations = {}, {}
+    for check in finding.checks:
+        up = (check.op == ">") == hold                                   # should `a` be the larger side?
+        if _constant(check.b) or _constant(check.a):
+            term, c = (check.a, check.b) if _constant(check.b) else (check.b, check.a)
+            delta = max(2 * check.min_gap, 0.5 * abs(c), 0.01)
+            bigger = up if term is check.a else not up
+            assign(term, c + delta if bigger else c - delta, values, correlations)
+        else:
+            low, high = 10.0, 10.0 + 10 * max(check.min_gap, 0.01)
+            assign(check.a, high if up else low, values, correlations)
+            assign(check.b, low if up else high, values, correlations)
+    return values, correlations
+
+
+def write_hand_made_tables(finding, hold: bool, folder: Path):
+    values, correlations = hand_made_values(finding, hold)
+    frames = {}
+    for table in {c.table for c in values} | {r.table for r in correlations}:
+        assert (TABLES / f"{table}.csv").exists(), f"{finding.id}: no committed tables/{table}.csv to take the layout from"
+        frames[table] = F.read_result_table(table, TABLES)
+    for cell, value in values.items():
+        frame = frames[cell.table]
+        found = cell.locate(frame)
+        assert found is not None, f"{finding.id}: {cell} is not in the committed tables/{cell.table}.csv"
+        frame.at[found[0], found[1]] = repr(value)
+        for column in cell.interval:
+            frame.at[found[0], column] = repr(value)
+    for corr, sign in correlations.items():
+        frame = frames[corr.table]
+        mask = pd.Series(True, index=frame.index)
+        for col, pattern in corr.where: mask &= frame[col].map(lambda v: F.label_matches(v, pattern))
+        n = int(mask.sum())
+        assert n >= 3, f"{finding.id}: fewer than 3 rows for {corr}"
+        frame.loc[mask, corr.x] = [str(i) for i in range(n)]
+        frame.loc[mask, corr.y] = [str(i if sign > 0 else n - i) for i in range(n)]
+    for table, frame in frames.items(): frame.to_csv(folder / f"{table}.csv", index=False)
+
+
+@pytest.mark.parametrize("finding", F.FINDINGS, ids=lambda f: f.id)
+@pytest.mark.parametrize("hold", [True, False], ids=["holds", "fails"])
+def test_each_predicate_holds_and_fails_on_hand_made_tables(finding, hold, tmp_path):
+    write_hand_made_tables(finding, hold, tmp_path)
+    row = F.assess_finding(finding, tmp_path)
+    assert row["holds?"] == (F.HOLDS if hold else F.FAILS), row
+
+
+@pytest.mark.parametrize("finding", F.FINDINGS, ids=lambda f: f.id)
+def test_every_finding_is_measured_on_the_committed_tables(finding):
+    row = F.assess_finding(finding, TABLES)
+    assert row["holds?"] != F.NOT_MEASURED, row
+
+
+def test_an_empty_folder_measures_nothing(tmp_path):
+    page = F.assess_findings(folder=tmp_path)
+    assert set(page["holds?"]) == {F.NOT_MEASURED}
+    assert F.summary_line(page, "smoke") == f"0 of {len(F.FINDINGS)} headline findings hold in the smoke profile ({len(F.FINDINGS)} not measured)"
+
+
+WITH_REF = [f for f in F.FINDINGS if f.paper_ref]
+
+
+@pytest.mark.parametrize("finding", WITH_REF, ids=lambda f: f.id)
+def test_paper_values_are_quoted_as_transcribed(finding):
+    lens, table, row, column = finding.paper_ref
+    if table not in paper_tables(lens).get(lens, []): pytest.skip(f"{lens}/{table} is not transcribed in vlconcepts/paper_numbers")
+    printed = paper_table(lens, table).loc[row, column]
+    assert printed in finding.paper, f"{finding.id}: the paper prints {printed!r}, the finding quotes {finding.paper!r}"
+
+
+def test_a_cause_is_stated_only_where_a_table_shows_it(tmp_path):
+    nis = F.finding("purity.nis_detects_impurity")
+    frame = pd.DataFrame([["p-value", "1.15e-01", "2.25e-02"]], columns=["", "NIS", "NIS (release)"])
+    frame.to_csv(tmp_path / "purity_table1.csv", index=False)
+    assert F.assess_finding(nis, tmp_path)["if not: cause"] == "not explained"          # the power table is missing
+    pd.DataFrame({"": ["NIS (release)"], "share of 5-vs-5 draws with p < 0.01": ["0.48"]}).to_csv(tmp_path / "purity_table1_nis_power.csv", index=False)
+    assert F.assess_finding(nis, tmp_path)["if not: cause"].startswith("the release's NIS")
+    frame.loc[0, "NIS (release)"] = "2.25e-01"                                           # the release's NIS does not separate them either
+    frame.to_csv(tmp_path / "purity_table1.csv", index=False)
+    assert F.assess_finding(nis, tmp_path)["if not: cause"] == "not explained"
+
+
+def test_seed_files_decide_the_spread(tmp_path):
+    "The same means, once with a wide seed spread (inconclusive) and once with a narrow one (holds)."
+    two = F.finding("binding.two_object_training_does_not_help")
+    pd.DataFrame({"model": ["CLIP", "CSP", "Add", "RF"], "gen": ["32.0", "20.0", "14.0", "18.0"]}).to_csv(tmp_path / "binding_table4.csv", index=False)
+    seeds = lambda spread: pd.DataFrame([{"model": m, "split": "gen", "seed": s, "accuracy": mean + spread * (s - 1)}
+                                         for m, mean in (("CSP", 20.0), ("Add", 14.0), ("RF", 18.0)) for s in range(3)])
+    seeds(12.0).to_csv(tmp_path / "binding_table4_seeds.csv", index=False)
+    assert F.assess_finding(two, tmp_path)["holds?"] == F.INCONCLUSIVE
+    seeds(0.5).to_csv(tmp_path / "binding_table4_seeds.csv", index=False)
+    row = F.assess_finding(two, tmp_path)
+    assert row["holds?"] == F.HOLDS and "(3 seeds)" in row["ours"]
