@@ -3,8 +3,9 @@
 Part `tiny` runs every CompMap experiment notebook (`nbs/experiments/1*_compmap_*.ipynb`) in the
 tiny profile with papermill, into a temporary output folder, against the current
 `$VLCONCEPTS_CACHE` (run it twice: the first run extracts activations, trains the A8 ToyCLIPs and
-the composition models; the second reads them from the cache) and prints each notebook's time
-and the total beside the 10-minute target.
+the composition models, one per seed of each notebook's `seeds` (three in the tiny profile); the
+second reads them from the cache) and prints each notebook's time, the total and the load average
+beside the 10-minute target.
 
 Part `paper-model` trains one composition model of the paper's size on seeded synthetic data:
 30,000 training images × 360 activations (115 attributes + 245 objects), 1,962 pairs of which
@@ -48,7 +49,8 @@ def tiny_profile() -> float:
             seconds = time.perf_counter() - start
             total += seconds
             print(f"  {nb.stem:40s} {seconds:7.1f} s", flush=True)
-    print(f"tiny profile, {len(notebooks)} notebooks: {total:.1f} s (target: 600 s with activations cached)")
+    print(f"tiny profile, {len(notebooks)} notebooks: {total:.1f} s (target: 600 s with activations cached; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     return total
 
 

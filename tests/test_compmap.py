@@ -1,14 +1,18 @@
-"CompMap: hand-worked checks of the prompt builders, interventions, denoising, group softmax and weight metrics, and clear errors."
+"CompMap: hand-worked checks of the prompt builders, interventions, denoising, group softmax and weight metrics, the per-seed\nlong tables, captions, the transcribed paper tables, and clear errors."
 import math
 
 import numpy as np
 import pytest
 import torch
 
-from vlconcepts.compmap import (CLIP_TEMPLATES, CompositionModel, alignment_accuracy, compmap_dataset, cub_attribute_prompt,
-                                cub_class_prompt, denoise_class_attributes, few_shot_tasks, fill_prompts, group_softmax,
-                                intervene, load_word_vectors, paper_table, topk_hits, word_vectors)
-from vlconcepts.core import DatasetNotFound, InputValidationError
+import pandas as pd
+
+import vlconcepts.compmap as compmap
+from vlconcepts.compmap import (CLIP_TEMPLATES, CZSL_COLUMNS, CUB_COLUMNS, CompositionModel, alignment_accuracy, caption_spec,
+                                compmap_dataset, cub_attribute_prompt, cub_class_prompt, denoise_class_attributes,
+                                departures_from_paper, few_shot_tasks, fill_prompts, group_softmax, interpretability_gap_rows,
+                                intervene, load_word_vectors, seed_rows, topk_hits, word_vectors)
+from vlconcepts.core import DatasetNotFound, InputValidationError, paper_table, paper_tables
 
 
 @pytest.mark.parametrize("name, prompt", [
@@ -101,6 +105,54 @@ def test_missing_word_vectors_name_the_file_and_source(tmp_path):
 
 
 def test_paper_tables_are_transcribed():
-    table = paper_table("Table 2")
-    assert table.loc["CLIP-Prim", "Full shot"] == 52.6 and table.shape == (10, 9)
-    assert paper_table("Table A8").loc["CLIP-ViT-L/14-336px-Interv(Partial)", "HM"] == 27.5
+    table = paper_table("compmap", "table2", numeric=True)
+    assert table.loc["CLIP-Prim", "Full shot"] == 52.6 and table.shape == (10, 9) and list(table.columns) == CUB_COLUMNS
+    assert paper_table("compmap", "tableA8").loc["CLIP-ViT-L/14-336px-Interv(Partial)", "HM"] == "27.5"
+    assert list(paper_table("compmap", "table1").columns) == CZSL_COLUMNS
+    assert len(paper_tables("compmap")["compmap"]) == 14
+    assert not hasattr(compmap, "paper_table") and not hasattr(compmap, "_PAPER_TEXT")  # one home for the paper's numbers
+
+
+def test_paper_cells_are_the_printed_strings():
+    assert paper_table("compmap", "tableA4").loc[("Aggregated", "CLIP-Prim"), "HM"] == "20.7 ± 0.4"     # as printed
+    assert paper_table("compmap", "tableA6").loc[("", "Oracle-Prim"), "Seen"] == "100"                 # A6 prints 100
+    assert paper_table("compmap", "table1").loc["Oracle-Prim", "Seen"] == "100.0"                      # Table 1 prints 100.0
+    assert paper_table("compmap", "table5").loc["CompCos", "Val AUC k=1"] == "/"
+    assert paper_table("compmap", "tableA5").loc[("", "CompCos"), "Val AUC k=1"] == "-"
+    assert np.isnan(paper_table("compmap", "tableA5", numeric=True).loc[("", "CompCos"), "Val AUC k=1"])
+
+
+def test_paper_transcription_cross_checks():
+    "Table 3's Δ is Oracle-Prim − Interv(Full) of Tables 1 and 2; the same runs print the same numbers in several tables."
+    t1, t2 = paper_table("compmap", "table1", numeric=True), paper_table("compmap", "table2", numeric=True)
+    t3m, t3c = paper_table("compmap", "table3_mit_states", numeric=True), paper_table("compmap", "table3_cub", numeric=True)
+    for model in ("CLIP", "ViLT", "ALBEF"):
+        for metric in ("Test AUC k=1", "Seen", "Unseen", "HM"):
+            assert math.isclose(t1.loc["Oracle-Prim", metric] - t1.loc[f"{model}-Interv(Full)", metric], t3m.loc[model, f"Δ {metric}"], abs_tol=0.051)
+        for delta, column in (("Δ n=5", "n=5 k=5"), ("Δ n=100", "n=100 k=5"), ("Δ n=200", "n=200 k=5"), ("Δ Full shot", "Full shot")):
+            assert math.isclose(t2.loc["Oracle-Prim", column] - t2.loc[f"{model}-Interv(Full)", column], t3c.loc[model, delta], abs_tol=0.051)
+    clip = paper_table("compmap", "table1").loc["CLIP-Prim"].tolist()
+    assert paper_table("compmap", "table5").loc["CLIP-Prim"].tolist() == clip
+    assert paper_table("compmap", "tableA8").loc["CLIP-ViT-B/32-Prim"].tolist() == clip
+    assert paper_table("compmap", "tableA6").loc[("Single (main paper)", "CLIP-Prim")].tolist() == clip
+    a4, a6 = paper_table("compmap", "tableA4"), paper_table("compmap", "tableA6")
+    assert a4.loc[("Aggregated", "CLIP-Prim")].tolist() == a6.loc[("Aggregated", "CLIP-Prim")].tolist()
+
+
+def test_seed_rows_and_gaps_by_hand():
+    one = pd.DataFrame({"HM": [90.0, 40.0]}, index=["Oracle-Prim", "M-Interv(Full)"])
+    long = pd.concat([seed_rows(one, 1123), seed_rows(one + 2.0, 7)], ignore_index=True)
+    assert list(long.columns) == ["row", "metric", "seed", "value"] and len(long) == 4
+    gap = interpretability_gap_rows(long, ["M"], ["HM"])
+    assert gap.values.tolist() == [["M", "Δ HM", 1123, 50.0], ["M", "Δ HM", 7, 50.0]]
+
+
+def test_captions_name_departures_and_no_temporary_path():
+    assert departures_from_paper(source="real", epochs=400, oracle_epochs=100, lr=5e-5, batch_size=128,
+                                 word_sources=["fasttext", "word2vec"], seeds=[1123]) == "none"
+    text = departures_from_paper(source="synthetic", epochs=150, seeds=[1123, 1124, 1125])
+    assert text == "source synthetic (paper: real); epochs 150 (paper: 400); seeds [1123, 1124, 1125] (paper: [1123])"
+    with pytest.raises(InputValidationError, match="no paper setting"):
+        departures_from_paper(epoch=3)
+    assert caption_spec("toyclip:/tmp/x/compmap/toyclip-widths/w8/last.pt", cache="/tmp/x") == "toyclip:$VLCONCEPTS_CACHE/compmap/toyclip-widths/w8/last.pt"
+    assert caption_spec("toyclip:/tmp/other/w8-t32/last.pt", cache="/nowhere") == "toyclip:…/w8-t32/last.pt"

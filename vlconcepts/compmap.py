@@ -10,9 +10,10 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -25,7 +26,7 @@ from torch import nn
 
 from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import cached_activations, cached_image_features, cached_text_features, dataset_fingerprint
-from .core import (DatasetNotFound, InputValidationError, VLConceptsError, atomic_path, cache_dir, data_dir,
+from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
 from .cub_data import export_cub, load_cub
 from .czsl import bias_sweep, bias_sweeps
@@ -35,164 +36,23 @@ from .toyclip import TrainingConfig, toyclip_config, train_toyclip
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'PAPER_SOURCE', 'MIT_STATES_TEMPLATE', 'CUB_ATTRIBUTE_TEMPLATE',
-           'CUB_CLASS_TEMPLATE', 'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'COMPMAP_HM',
-           'FEW_SHOT_ROWS', 'paper_table', 'cub_attribute_phrase', 'cub_attribute_prompt', 'cub_class_prompt',
-           'template_set', 'fill_prompts', 'text_embeddings', 'concept_activations', 'group_softmax',
-           'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors', 'word_vectors', 'intervene',
-           'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun', 'composition_scores',
-           'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states', 'primitive_concepts',
-           'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks',
-           'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec']
+__all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'MIT_STATES_TEMPLATE', 'CUB_ATTRIBUTE_TEMPLATE', 'CUB_CLASS_TEMPLATE',
+           'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'COMPMAP_HM', 'FEW_SHOT_ROWS', 'PAPER_SETTINGS',
+           'cub_attribute_phrase', 'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts',
+           'text_embeddings', 'concept_activations', 'group_softmax', 'load_word_vectors', 'phrase_vectors',
+           'minilm_word_vectors', 'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row',
+           'CompositionConfig', 'CompositionRun', 'composition_scores', 'fit_composition_model', 'compmap_dataset',
+           'MitStates', 'prepare_mit_states', 'primitive_concepts', 'mit_states_rows', 'interpretability_gap',
+           'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks', 'few_shot_accuracies', 'topk_hits',
+           'alignment_accuracy', 'toyclip_width_spec', 'caption_spec', 'seed_rows', 'composition_seed_rows',
+           'table1_seed_rows', 'interpretability_gap_rows', 'table6_seed_rows', 'pair_primitive_truth',
+           'alignment_seed_rows', 'template_seed_rows', 'departures_from_paper']
 
 # %% ../nbs/10_compmap.ipynb #34d2369c
 CZSL_COLUMNS = ["Val AUC k=1", "Val AUC k=2", "Val AUC k=3", "Test AUC k=1", "Test AUC k=2", "Test AUC k=3",
                 "Seen", "Unseen", "HM"]
 CUB_COLUMNS = ["n=5 k=1", "n=5 k=5", "n=10 k=1", "n=10 k=5", "n=100 k=1", "n=100 k=5", "n=200 k=1", "n=200 k=5",
                "Full shot"]
-
-_PAPER_TEXT: dict[str, tuple[list[str], str]] = {}  # table id -> (columns, rows "Method | v1 v2 ..."); '/' and '-' are blanks
-PAPER_SOURCE = "Yun et al., TMLR 2023 (../shared/papers/compmap_yun2023.txt)"
-
-
-def _paper_value(text: str):
-    "A number, a 'mean±std' string kept as text, or NaN for the paper's blanks ('/', '-')."
-    if text in ("/", "-"): return np.nan
-    return text if "±" in text else float(text)
-
-
-def paper_table(table_id: str) -> pd.DataFrame:
-    "The paper's `table_id` (e.g. 'Table 1', 'Table 3 (CUB)', 'Table A8') as a DataFrame indexed by method."
-    if table_id not in _PAPER_TEXT:
-        raise InputValidationError(f"No transcribed paper table {table_id!r}; known: {list(_PAPER_TEXT)}.")
-    columns, text = _PAPER_TEXT[table_id]
-    rows = {}
-    for line in text.strip().splitlines():
-        method, values = (part.strip() for part in line.split("|"))
-        cells = values.split()
-        if len(cells) != len(columns): raise VLConceptsError(f"{table_id}: row {method!r} has {len(cells)} values for {len(columns)} columns.")
-        rows[method] = [_paper_value(c) for c in cells]
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
-    table.index.name = f"{table_id} ({PAPER_SOURCE})"
-    return table
-
-# %% ../nbs/10_compmap.ipynb #af8a8f89
-_PAPER_TEXT.update({
-"Table 1": (CZSL_COLUMNS, """
-Oracle-Prim | 99.9 99.7 99.7 99.9 99.9 99.9 100.0 100.0 99.9
-CLIP-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
-CLIP-Interv(Full) | 32.2 49.1 58.0 30.0 49.3 59.6 52.3 66.0 47.7
-CLIP-Interv(Partial) | 35.8 53.4 62.9 32.6 53.7 63.2 54.1 68.2 49.4
-ViLT-Prim | 4.7 11.1 16.9 3.8 9.7 15.2 25.4 20.8 15.1
-ViLT-Interv(Full) | 8.6 17.1 23.6 4.1 10.2 14.4 21.7 24.8 16.3
-ViLT-Interv(Partial) | 20.1 33.8 43.1 12.9 25.5 35.1 39.0 41.8 28.7
-ALBEF-Prim | 7.1 15.6 23.1 5.8 13.9 21.2 32.9 25.1 18.5
-ALBEF-Interv(Full) | 36.8 52.7 63.6 37.9 57.2 64.8 58.5 71.6 53.0
-ALBEF-Interv(Partial) | 38.7 56.5 68.3 41.1 61.8 70.6 61.3 73.0 55.8"""),
-"Table 2": (CUB_COLUMNS, """
-Oracle-Prim | 99.8 100.0 99.9 99.9 98.9 98.9 98.0 97.9 98.0
-CLIP-Prim | 76.5 87.3 60.9 78.0 21.0 43.0 13.6 33.2 52.6
-CLIP-Interv(Full) | 61.6 66.0 43.1 50.8 9.4 13.4 5.1 7.8 8.0
-CLIP-Interv(Partial) | 75.4 85.4 59.4 75.2 17.5 32.9 10.9 23.4 32.9
-ViLT-Prim | 70.0 83.4 54.0 71.3 14.8 28.8 8.9 19.7 40.1
-ViLT-Interv(Full) | 54.3 60.7 37.7 45.7 6.5 8.6 3.5 4.7 9.2
-ViLT-Interv(Partial) | 64.9 75.8 48.0 60.0 9.6 15.6 5.3 9.4 19.3
-ALBEF-Prim | 73.2 85.2 58.3 74.4 17.0 36.3 10.7 27.2 44.6
-ALBEF-Interv(Full) | 57.0 63.9 39.3 46.5 7.0 9.5 3.7 5.2 7.6
-ALBEF-Interv(Partial) | 69.9 80.0 52.4 66.3 12.0 24.6 7.0 16.9 30.2"""),
-"Table 3 (MIT-States)": (["Δ Test AUC k=1", "Δ Seen", "Δ Unseen", "Δ HM"], """
-CLIP | 69.9 47.7 34.0 52.2
-ViLT | 95.8 78.3 75.2 83.6
-ALBEF | 62.0 41.5 28.4 46.9"""),
-"Table 3 (CUB)": (["Δ n=5", "Δ n=100", "Δ n=200", "Δ Full shot"], """
-CLIP | 34.0 85.5 90.1 90.0
-ViLT | 39.3 90.3 93.2 88.8
-ALBEF | 36.1 89.4 92.7 90.4"""),
-})
-
-# %% ../nbs/10_compmap.ipynb #b710a48e
-_PAPER_TEXT.update({
-"Table 4": (["MIT Acc-Instance", "MIT Acc-Attribute", "MIT Acc-Object", "MIT Acc-Class", "CUB Acc-Instance", "CUB Acc-Class"], """
-Oracle-Prim | 99.6 99.5 99.8 99.3 96.5 97.0
-CLIP-Prim | 51.4 34.3 68.5 22.5 37.6 0.0"""),
-"Table 5": (CZSL_COLUMNS, """
-AOP | 2.5 6.2 10.1 1.6 4.7 7.6 14.3 17.4 9.9
-LE+ | 3.0 7.6 12.2 2.0 5.6 9.4 15.0 20.1 10.7
-TMN | 3.5 8.1 12.4 2.9 7.1 11.5 20.2 20.1 13.0
-SymNet | 4.3 9.8 14.8 3.0 7.6 12.3 24.4 25.2 16.1
-CompCos | / / / 4.5 / / 25.3 24.6 16.4
-CGE_ff | 6.8 / / 5.1 / / 28.7 25.3 17.2
-CLIP (zero-shot) | 5.8 13.0 19.1 5.5 12.7 18.8 25.0 30.5 18.3
-CLIP-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
-ViLT-Prim | 4.7 11.1 16.9 3.8 9.7 15.2 25.4 20.8 15.1
-ALBEF-Prim | 7.1 15.6 23.1 5.8 13.9 21.2 32.9 25.1 18.5"""),
-"Table 6": (CZSL_COLUMNS, """
-CLIP-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
-CLIP Image Embed. | 8.6 17.4 26.7 7.0 15.8 23.4 36.1 26.4 20.9
-CLIP Image Embed. + Learned Projection | 7.9 16.4 26.0 6.2 14.8 21.6 34.5 24.9 19.3
-CLIP Image Embed. + Random Projection | 7.5 16.1 23.0 6.2 14.2 21.2 34.5 25.1 19.3"""),
-"Table A1": (CZSL_COLUMNS, """
-CompCos | / / / 1.6 / / 25.4 10.0 8.9
-CLIP-Prim | 2.6 6.0 9.1 2.1 5.2 8.0 33.7 9.9 10.8"""),
-"Table A2": (["n=5 k=1", "n=5 k=5"], """
-FEAT | 73.3 85.8
-DeepEMD | 75.7 88.7
-RENet | 79.5 91.1
-S2M2_R | 80.7 90.9
-PEMb-NCM | 80.8 91.5
-CLIP-Prim | 74.1 87.5
-ViLT-Prim | 69.9 84.0
-ALBEF-Prim | 74.1 86.3"""),
-})
-
-# %% ../nbs/10_compmap.ipynb #bc6cff82
-_PAPER_TEXT.update({
-"Table A4": (CZSL_COLUMNS, """
-CGE_ff | 6.8 / / 5.1 / / 28.7 25.3 17.2
-Single: CLIP-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
-Aggregated: CLIP-Prim | 8.7±0.2 18.1±0.3 25.5±0.2 7.1±0.2 16.2±0.1 23.7±0.2 35.1±0.5 27.7±0.3 20.7±0.4"""),
-"Table A5": (CZSL_COLUMNS, """
-CompCos | - - - 1.6 - - 25.4 10.0 8.9
-Single: CLIP-Prim | 2.6 6.0 9.1 2.1 5.2 8.0 33.7 9.9 10.8
-Aggregated: CLIP-Prim | 2.9±0.1 6.5±0.2 9.7±0.2 2.2±0.1 5.3±0.2 8.0±0.2 34.0±0.7 10.0±0.3 11.3±0.2"""),
-"Table A6": (CZSL_COLUMNS, """
-Oracle-Prim | 99.9 99.7 99.7 99.9 99.9 99.9 100 100 99.9
-Single: CLIP-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
-Single: CLIP-Interv(Full) | 32.2 49.1 58.0 30.0 49.3 59.6 52.3 66.0 47.7
-Single: CLIP-Interv(Partial) | 35.8 53.4 62.9 32.6 53.7 63.2 54.1 68.2 49.4
-Aggregated: CLIP-Prim | 8.7±0.2 18.1±0.3 25.5±0.2 7.1±0.2 16.2±0.1 23.7±0.2 35.1±0.5 27.7±0.3 20.7±0.4
-Aggregated: CLIP-Interv(Full) | 39.3±3.9 58.6±3.5 68.6±3.4 39.9±3.0 58.1±3.1 68.4±2.6 59.2±2.4 72.7±2.4 55.7±2.6
-Aggregated: CLIP-Interv(Partial) | 43.6±4.3 64.0±4.3 73.3±4.2 44.0±3.4 63.7±3.5 73.3±3.1 62.8±3.2 75.2±2.1 59.0±2.9"""),
-})
-
-# %% ../nbs/10_compmap.ipynb #c582e79b
-_PAPER_TEXT.update({
-"Table A7": (CZSL_COLUMNS, """
-GT Composition | 99.9 99.7 99.7 99.9 99.9 99.9 100 100 99.9
-1 prompt: CLIP-Prim | 8.2 17.4 24.2 7.1 16.3 24.0 35.0 28.2 20.8
-1 prompt: CLIP-Interv(Full) | 43.6 63.1 73.0 40.9 59.8 71.0 59.0 75.1 56.3
-1 prompt: CLIP-Interv(Partial) | 47.2 68.4 77.3 45.4 64.4 75.2 63.4 76.9 60.1
-4 prompts: CLIP-Prim | 8.8 18.5 25.7 7.2 16.5 24.1 35.3 28.3 21.0
-4 prompts: CLIP-Interv(Full) | 45.9 64.7 75.2 46.3 65.5 74.9 62.7 77.7 62.1
-4 prompts: CLIP-Interv(Partial) | 49.7 70.4 77.4 50.1 69.8 78.3 66.2 79.5 65.2
-7 prompts: CLIP-Prim | 8.9 18.5 25.8 7.2 16.1 24.0 35.3 28.2 20.9
-7 prompts: CLIP-Interv(Full) | 45.8 65.7 76.7 47.7 65.0 76.1 65.0 77.9 62.4
-7 prompts: CLIP-Interv(Partial) | 51.5 72.1 80.7 51.1 70.1 80.2 67.3 79.8 65.4"""),
-"Table A8": (CZSL_COLUMNS, """
-Oracle-Prim | 99.9 99.7 99.7 99.9 99.9 99.9 100.0 100.0 99.9
-CLIP-ResNet50-Prim | 6.1 12.9 19.2 4.0 10.5 15.9 28.8 21.1 15.4
-CLIP-ResNet50-Interv(Full) | 8.7 17.3 22.1 7.9 15.9 22.5 32.1 31.0 23.5
-CLIP-ResNet50-Interv(Partial) | 11.7 20.9 27.7 10.9 19.9 27.7 36.6 37.2 27.1
-CLIP-ResNet101-Prim | 6.6 14.1 20.4 4.1 10.3 15.9 28.9 20.7 15.6
-CLIP-ResNet101-Interv(Full) | 14.7 29.2 39.3 15.0 29.2 41.1 39.8 46.0 32.0
-CLIP-ResNet101-Interv(Partial) | 16.2 31.9 42.3 16.1 31.3 43.5 41.1 47.2 33.8
-CLIP-ViT-B/32-Prim | 8.2 17.0 24.1 6.9 15.6 22.8 34.0 27.9 20.4
-CLIP-ViT-B/32-Interv(Full) | 32.2 49.1 58.0 30.0 49.3 59.6 52.3 66.0 47.7
-CLIP-ViT-B/32-Interv(Partial) | 35.8 53.4 62.9 32.6 53.7 63.2 54.1 68.2 49.4
-CLIP-ViT-L/14-336px-Prim | 9.3 19.6 27.2 8.0 17.9 26.4 38.0 29.1 21.8
-CLIP-ViT-L/14-336px-Interv(Full) | 12.7 22.1 29.8 8.2 16.8 24.9 29.6 33.6 23.9
-CLIP-ViT-L/14-336px-Interv(Partial) | 16.3 27.6 37.0 11.1 23.7 33.5 36.7 37.3 27.5"""),
-})
 
 # %% ../nbs/10_compmap.ipynb #735ac87a
 MIT_STATES_TEMPLATE = "this is {}"
@@ -734,3 +594,114 @@ def toyclip_width_spec(width: int, steps: int = 150, seed: int = 0, device="auto
     try: train_toyclip(config, run_dir, device=device)
     finally: torch.set_num_threads(previous)
     return f"toyclip:{run_dir / 'last.pt'}"
+
+# %% ../nbs/10_compmap.ipynb #f55034ad
+def caption_spec(spec: str, cache: Optional[Path] = None) -> str:
+    "`spec` fit for a caption: the cache folder (default `cache_dir()`) as `$VLCONCEPTS_CACHE`, other absolute paths as `…/<folder>/<file>`."
+    spec = str(spec).replace(str(cache or cache_dir()), "$VLCONCEPTS_CACHE")
+    return re.sub(r"(?<=[:@])(?:/|~/)(?:[^/\s,]+/)*([^/\s,]+/[^/\s,]+)", r"…/\1", spec)
+
+# %% ../nbs/10_compmap.ipynb #589ffe79
+def seed_rows(table: pd.DataFrame, seed: int) -> pd.DataFrame:
+    "One seed's result table (rows × metrics) as long rows with the columns `row`, `metric`, `seed`, `value`."
+    frame = pd.DataFrame(table).copy()
+    frame.index.name, frame.columns.name = "row", None
+    long = frame.reset_index().melt(id_vars="row", var_name="metric", value_name="value")
+    long.insert(2, "seed", int(seed))
+    order = {r: k for k, r in enumerate(frame.index)}
+    return long.sort_values("row", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+
+
+def _checked_seeds(seeds) -> list[int]:
+    seeds = [seeds] if isinstance(seeds, (int, np.integer)) else list(seeds)
+    if not seeds or len(set(seeds)) != len(seeds) or not all(isinstance(s, (int, np.integer)) for s in seeds):
+        raise InputValidationError(f"seeds: give one or more distinct integer seeds (the paper's is 1123), got {seeds!r}.")
+    return [int(s) for s in seeds]
+
+
+def composition_seed_rows(data: MitStates, x, name: str, config: CompositionConfig, seeds: Sequence[int], device="auto",
+                          interventions: bool = True, eval_data: Optional[MitStates] = None) -> pd.DataFrame:
+    "`mit_states_rows` once per seed (`config.seed` replaced): long rows `row, metric, seed, value` (cached per seed)."
+    return pd.concat([seed_rows(mit_states_rows(data, x, name, replace(config, seed=s), device, interventions, eval_data)[0], s)
+                      for s in _checked_seeds(seeds)], ignore_index=True)
+
+# %% ../nbs/10_compmap.ipynb #e18b70ae
+def table1_seed_rows(data: MitStates, activations: dict, config: CompositionConfig, oracle_config: CompositionConfig,
+                     seeds: Sequence[int], device="auto") -> pd.DataFrame:
+    "Table 1 per seed: 'Oracle-Prim', then '<label>-Prim/-Interv(Full)/-Interv(Partial)' for each `activations[label]`."
+    oracle = composition_seed_rows(data, data.truth, "Oracle", oracle_config, seeds, device, interventions=False)
+    models = [composition_seed_rows(data, x, label, config, seeds, device) for label, x in activations.items()]
+    return pd.concat([oracle, *models], ignore_index=True)
+
+
+def interpretability_gap_rows(long: pd.DataFrame, labels: Sequence[str], columns: Sequence[str]) -> pd.DataFrame:
+    "Table 3 per seed from Table 1's long rows: Δ = 'Oracle-Prim' − '<label>-Interv(Full)' (row = label, metric 'Δ …')."
+    wide = long.pivot_table(index=["row", "seed"], columns="metric", values="value", sort=False)
+    frames = [seed_rows(pd.DataFrame({label: interpretability_gap(wide.loc[("Oracle-Prim", seed)],
+                                                                  wide.loc[(f"{label}-Interv(Full)", seed)], columns)
+                                      for label in labels}).T, seed)
+              for seed in dict.fromkeys(long.seed)]
+    return pd.concat(frames, ignore_index=True)
+
+# %% ../nbs/10_compmap.ipynb #3d5c0e8f
+def table6_seed_rows(data: MitStates, image_embedding, label: str, config: CompositionConfig, seeds: Sequence[int],
+                     device="auto") -> pd.DataFrame:
+    "Table 6 per seed: '<label> Image Embed.' alone, '+ Learned Projection' and '+ Random Projection' to the primitives' width."
+    width, frames = len(data.attributes) + len(data.objects), []
+    for suffix, projection in (("", None), (" + Learned Projection", "learned"), (" + Random Projection", "random")):
+        cfg = replace(config, input_projection=projection, projection_dim=width if projection else None)
+        name = f"{label} Image Embed.{suffix}"
+        frames.append(composition_seed_rows(data, image_embedding, name, cfg, seeds, device, interventions=False).assign(row=name))
+    return pd.concat(frames, ignore_index=True)
+
+# %% ../nbs/10_compmap.ipynb #a5384f2b
+def pair_primitive_truth(data: MitStates) -> np.ndarray:
+    "`[P, A + O]` 0/1: each pair of the label set's true attribute and object (the columns of `primitive_concepts`)."
+    truth = np.zeros((len(data.pairs), len(data.attributes) + len(data.objects)))
+    truth[np.arange(len(data.pairs)), data.pairs[:, 0]] = 1
+    truth[np.arange(len(data.pairs)), len(data.attributes) + data.pairs[:, 1]] = 1
+    return truth
+
+
+def alignment_seed_rows(data: MitStates, inputs: dict, seeds: Sequence[int], device="auto") -> pd.DataFrame:
+    "Per seed, MIT Acc-Instance/-Attribute/-Object/-Class (%) of each `inputs[row] = (x, config, name)` model's pair weights."
+    truth, n_attr = pair_primitive_truth(data), len(data.attributes)
+    columns = {"Acc-Attribute": list(range(n_attr)), "Acc-Object": list(range(n_attr, truth.shape[1]))}
+    tr, va, frames = data.idx("train"), data.idx("val"), []
+    for seed in _checked_seeds(seeds):
+        scores = {}
+        for row, (x, config, name) in inputs.items():
+            x = torch.as_tensor(np.asarray(x) if not isinstance(x, torch.Tensor) else x).float()
+            run = fit_composition_model(x[tr], data.labels[tr], x[va], data.labels[va], data.pairs, data.seen, data.attr_vectors,
+                                        data.obj_vectors, replace(config, seed=seed), device, name=name)
+            with torch.no_grad(): weights = run.model.primitive_weights(*torch.as_tensor(data.pairs).T).numpy()
+            acc = alignment_accuracy(weights, truth, columns)
+            scores[row] = {f"MIT {k}": acc[k] for k in ("Acc-Instance", "Acc-Attribute", "Acc-Object", "Acc-Class")}
+        frames.append(seed_rows(pd.DataFrame(scores).T, seed))
+    return pd.concat(frames, ignore_index=True)
+
+# %% ../nbs/10_compmap.ipynb #bdbbbee0
+def template_seed_rows(model, dataset, data: MitStates, template_sets: dict, label: str, config: CompositionConfig,
+                       seeds: Sequence[int], device="auto", interventions: bool = True,
+                       eval_data: Optional[MitStates] = None) -> pd.DataFrame:
+    "Per `template_sets[name]` (one template or several), `composition_seed_rows` on its activations; a `templates` column first."
+    frames = []
+    for name, templates in template_sets.items():
+        acts = concept_activations(model, dataset, primitive_concepts(data), templates)
+        rows = composition_seed_rows(data, acts, label, config, seeds, device, interventions, eval_data)
+        frames.append(rows.assign(templates=name))
+    return pd.concat(frames, ignore_index=True)[["templates", "row", "metric", "seed", "value"]]
+
+# %% ../nbs/10_compmap.ipynb #ae7a5d2c
+PAPER_SETTINGS = {"source": "real", "epochs": 400, "oracle_epochs": 100, "lr": 5e-5, "batch_size": 128,
+                  "word_sources": ["fasttext", "word2vec"], "seeds": [1123], "n_tasks": 600, "ways": [5, 10, 100, 200],
+                  "shots": [1, 5], "C": 1.0}  # the paper's and its release's (spec §2-3); n_tasks, ways, shots: CUB
+
+
+def departures_from_paper(**settings) -> str:
+    "'name ours (paper: theirs)' for each of `settings` that differs from `PAPER_SETTINGS`, joined by '; '; 'none' if none."
+    unknown = set(settings) - set(PAPER_SETTINGS)
+    if unknown: raise InputValidationError(f"departures_from_paper: no paper setting {sorted(unknown)}; known: {list(PAPER_SETTINGS)}.")
+    norm = lambda v: [float(x) if isinstance(x, (int, float)) else x for x in v] if isinstance(v, (list, tuple)) else v
+    diffs = [f"{k} {v} (paper: {PAPER_SETTINGS[k]})" for k, v in settings.items() if norm(v) != norm(PAPER_SETTINGS[k])]
+    return "; ".join(diffs) or "none"

@@ -1,0 +1,42 @@
+"""Every committed table (`tables/*.md`) is read by people on another machine: no caption or cell names a temporary or
+personal path (issue 18 item 8): /tmp/, a tmp* folder, a user's home, a cache folder."""
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = sorted((ROOT / "tables").glob("*.md"))
+TEMPORARY_PATH = re.compile(
+    r"/tmp/|/var/tmp/|/var/folders/|/private/var/"          # system temporary folders
+    r"|(?<![\w$.-])tmp[\w.-]*/"                            # a tmp*/ folder (tempfile's tmpab12cd/, tmp_path)
+    r"|/home/[^/\s]+/|/Users/[^/\s]+/|/root/|(?<![\w$])~/|[A-Za-z]:\\\\Users\\\\"  # a user's home
+    r"|/\.cache/|(?<=/)[\w.-]*cache[\w.-]*/",              # a cache folder given by its path ($VLCONCEPTS_CACHE/… is fine)
+    re.IGNORECASE)
+
+
+def temporary_paths(text: str) -> list[str]:
+    "The temporary or personal paths named in `text`."
+    return [m.group(0) for m in TEMPORARY_PATH.finditer(text)]
+
+
+def test_the_checker_finds_temporary_paths():
+    bad = ["models {'w8': 'toyclip:/tmp/fullcache/compmap/w8/last.pt'}", "run in tmpk2x9z1/out", "toyclip:/home/ana/ckpt.pt",
+           "saved under ~/.cache/vlconcepts/cache/x", "/root/work/model.pt", "/Users/bob/ckpt.pt", "openclip:RN50@/data/my_cache/rn50.pt",
+           "/var/folders/xy/T/a.pt"]
+    good = ["toyclip:$VLCONCEPTS_CACHE/compmap/toyclip-widths/w8-t32-steps60-b64-seed0/last.pt", "openclip:ViT-B-32@openai",
+            "profile tiny: mit-states (synthetic, 1500 images)", "hf-vilt:dandelin/vilt-b32-finetuned-coco", "a cached model",
+            "openclip:RN50@…/rn50/model.pt", "the attempt/retry split"]
+    assert [s for s in bad if not temporary_paths(s)] == []
+    assert [s for s in good if temporary_paths(s)] == []
+
+
+def test_there_are_committed_tables():
+    assert len(TABLES) > 10
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda p: p.stem)
+def test_no_temporary_path_in_a_table(table):
+    found = temporary_paths(table.read_text())
+    assert not found, (f"tables/{table.name} names temporary or personal paths {found}: write the model or folder so that it "
+                       "means the same on another machine (e.g. vlconcepts.compmap.caption_spec) and rebuild the table.")
