@@ -67,10 +67,18 @@ def _cub_root(root: Path) -> Path:
     return require_path(root / CUB_FOLDER, "cub")
 
 
+def _not_text(path: Path, error: UnicodeDecodeError) -> DatasetFormatError:
+    "The error for a binary (or non-UTF-8) file where a CUB text file belongs."
+    return DatasetFormatError(f"{path}: not a UTF-8 text file (byte {error.object[error.start]:#04x} at offset {error.start}); "
+                              f"the file is damaged or is not CUB's: re-download CUB_200_2011 or re-export it.")
+
+
 def _read_id_table(path: Path, n_fields: int, converters: Sequence) -> list[list]:
     "Rows of a space-separated id file: the first `n_fields - 1` fields, then the rest of the line as the last field."
     rows = []
-    for k, line in read_lines(path):
+    try: lines = read_lines(path)
+    except UnicodeDecodeError as e: raise _not_text(path, e) from None
+    for k, line in lines:
         fields = line.split(maxsplit=n_fields - 1)
         if len(fields) != n_fields: raise format_error(path, k, f"expected {n_fields} space-separated fields", line)
         try: rows.append([conv(f) for conv, f in zip(converters, fields)])
@@ -79,19 +87,28 @@ def _read_id_table(path: Path, n_fields: int, converters: Sequence) -> list[list
 
 
 def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_row: dict[int, int]):
-    "is_present and certainty arrays `[n_images, n_attributes]` from image_attribute_labels.txt (fields beyond 4 ignored)."
+    """is_present and certainty arrays `[n_images, n_attributes]` from image_attribute_labels.txt (fields beyond 4
+    ignored); every image needs a line for every attribute (a truncated file is an error, not all-zero annotations)."""
     present = np.zeros((n_images, n_attributes), np.int8)
-    certainty = np.zeros((n_images, n_attributes), np.int8)
-    with open(path, encoding="utf-8") as f:
-        for k, line in enumerate(f, 1):
-            fields = line.split()
-            if not fields: continue
-            if len(fields) < 4: raise format_error(path, k, "expected 'img attr is_present certainty [time]'", line)
-            try: img, attr, is_present, cert = (int(x) for x in fields[:4])
-            except ValueError as e: raise format_error(path, k, f"non-integer id, label or certainty ({e})", line) from e
-            if img not in image_row or not 1 <= attr <= n_attributes or is_present not in (0, 1) or cert not in CUB_CERTAINTIES:
-                raise format_error(path, k, f"image id, attribute id (1..{n_attributes}), is_present (0/1) or certainty (1-4) out of range", line)
-            present[image_row[img], attr - 1], certainty[image_row[img], attr - 1] = is_present, cert
+    certainty = np.zeros((n_images, n_attributes), np.int8)          # stays 0 (no certainty) where a line is missing
+    try:
+        with open(path, encoding="utf-8") as f:
+            for k, line in enumerate(f, 1):
+                fields = line.split()
+                if not fields: continue
+                if len(fields) < 4: raise format_error(path, k, "expected 'img attr is_present certainty [time]'", line)
+                try: img, attr, is_present, cert = (int(x) for x in fields[:4])
+                except ValueError as e: raise format_error(path, k, f"non-integer id, label or certainty ({e})", line) from e
+                if img not in image_row or not 1 <= attr <= n_attributes or is_present not in (0, 1) or cert not in CUB_CERTAINTIES:
+                    raise format_error(path, k, f"image id, attribute id (1..{n_attributes}), is_present (0/1) or certainty (1-4) out of range", line)
+                present[image_row[img], attr - 1], certainty[image_row[img], attr - 1] = is_present, cert
+    except UnicodeDecodeError as e: raise _not_text(path, e) from None
+    missing = np.argwhere(certainty == 0)
+    if len(missing):
+        image_id = {row: img for img, row in image_row.items()}[int(missing[0, 0])]
+        raise DatasetFormatError(f"{path}: {len(missing)} of {n_images * n_attributes} (image, attribute) lines are missing "
+                                 f"(first: image id {image_id}, attribute id {int(missing[0, 1]) + 1}); every image of images.txt "
+                                 f"needs one line per attribute. The file looks truncated: re-download CUB_200_2011 or re-export it.")
     return present, certainty
 
 # %% ../nbs/04c_cub_data.ipynb #03f5d375
