@@ -112,6 +112,17 @@ def test_bad_image_and_text_inputs(tiny_spec):
         model.encode_images(torch.rand(2, 1, 32, 32))
     with pytest.raises(InputValidationError, match="wrap it in a list"):
         model.encode_texts("a red cube")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_non_finite_pixels_are_rejected(tiny_spec, bad):
+    "Issue 20 item 7: one NaN pixel used to give non-finite features without a word."
+    model = load_model(tiny_spec, device="cpu")
+    images = torch.rand(3, 3, 32, 32); images[1, 2, 5, 7] = bad
+    with pytest.raises(InputValidationError, match=r"images: 1 pixel values are NaN or infinite \(first in image 1\)"):
+        model.encode_images(images)
+    with pytest.raises(InputValidationError, match=r"images\[1\]: 1 pixel values are NaN or infinite"):
+        model.encode_images([images[0], images[1]])                  # a list of [3, H, W] tensors
     with pytest.raises(InputValidationError, match=r"texts\[1\]"):
         model.encode_texts(["a red cube", 3])
 

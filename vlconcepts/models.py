@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import atexit
 import shutil
@@ -98,7 +99,7 @@ def _pil_to_pixels(image) -> torch.Tensor:
 
 
 def _check_pixel_tensor(pixels: torch.Tensor, what: str = "images") -> torch.Tensor:
-    "Check a `[n, 3, H, W]` float tensor of raw pixels in [0, 1]; return it."
+    "Check a `[n, 3, H, W]` float tensor of raw, finite pixels in [0, 1]; return it."
     if pixels.ndim != 4 or pixels.shape[1] != 3:
         raise InputValidationError(f"{what}: expected a [n, 3, H, W] tensor of RGB pixels, got shape {tuple(pixels.shape)}"
                                    " (add a batch dimension with .unsqueeze(0) for a single image).")
@@ -106,7 +107,11 @@ def _check_pixel_tensor(pixels: torch.Tensor, what: str = "images") -> torch.Ten
         raise InputValidationError(f"{what}: expected float pixels in [0, 1], got dtype {pixels.dtype}; "
                                    "convert uint8 images with `.float() / 255`.")
     if pixels.numel():
-        low, high = float(pixels.min()), float(pixels.max())
+        low, high = float(pixels.min()), float(pixels.max())     # NaN propagates through min and max: no extra pass
+        if not (math.isfinite(low) and math.isfinite(high)):
+            bad = ~torch.isfinite(pixels)
+            raise InputValidationError(f"{what}: {int(bad.sum())} pixel values are NaN or infinite (first in image "
+                                       f"{int(bad.flatten(1).any(1).nonzero()[0])}); fix or drop those images before encoding.")
         if low < -1e-3 or high > 1 + 1e-3:
             raise InputValidationError(f"{what}: expected raw pixels in [0, 1], got values in [{low:.3g}, {high:.3g}]. "
                                        "Pass un-normalised pixels: the model applies its own normalisation.")
