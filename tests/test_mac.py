@@ -142,3 +142,35 @@ def test_synthetic_closed_world_label_spaces(tmp_path):
     assert 0 < int(unseen.sum()) < len(test)                               # seen and unseen test images
     full = load_mac(export_mac(tmp_path / "full", n=60, seed=0, size=8, closed_fraction=1.0))
     assert len(label_space(full, "closed")) > 42                          # the full world spreads over all 140 pairs
+
+
+BAD_INPUTS = {   # issue 20 item 1: each of these returned a number (or a bare error) before validation
+    "nan score": (lambda: multilabel_metrics(torch.tensor([[float("nan"), 0.5, 0.4, 0.3, 0.2, 0.1]]), torch.eye(6)[:1].bool(), PAIRS),
+                  "NaN or ±inf"),
+    "inf score": (lambda: multilabel_metrics(torch.tensor([[0.1, float("inf"), 0.4, 0.3, 0.2, 0.1]]), torch.eye(6)[:1].bool(), PAIRS),
+                  "NaN or ±inf"),
+    "soft targets": (lambda: multilabel_metrics(torch.rand(2, 6), torch.tensor([[1.0, 0.2, 0.2, 0.2, 0.2, 0.2]] * 2), PAIRS),
+                     "binary"),
+    "k = 0": (lambda: multilabel_metrics(torch.rand(1, 6), torch.eye(6)[:1].bool(), PAIRS, k=0), "k \\(of top-k recall\\) must be a positive int"),
+    "k = 2.5": (lambda: multilabel_metrics(torch.rand(1, 6), torch.eye(6)[:1].bool(), PAIRS, k=2.5), "k \\(of top-k recall\\) must be a positive int"),
+    "no images": (lambda: multilabel_metrics(torch.zeros(0, 6), torch.zeros(0, 6, dtype=torch.bool), PAIRS), "empty"),
+    "no pairs": (lambda: multilabel_metrics(torch.zeros(2, 0), torch.zeros(2, 0, dtype=torch.bool), []), "empty"),
+    "chunk_size = 0": (lambda: multilabel_metrics(torch.rand(1, 6), torch.eye(6)[:1].bool(), PAIRS, chunk_size=0),
+                       "chunk_size must be a positive int"),
+    "per-image k = 0": (lambda: multilabel_metrics_per_image(torch.rand(1, 6), torch.eye(6)[:1].bool(), PAIRS, k=0),
+                        "k \\(of top-k recall\\) must be a positive int"),
+    "per-image nan": (lambda: multilabel_metrics_per_image(torch.full((1, 6), float("nan")), torch.eye(6)[:1].bool(), PAIRS),
+                      "NaN or ±inf"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+def test_metric_inputs_are_validated(case):
+    call, message = BAD_INPUTS[case]
+    with pytest.raises(InputValidationError, match=message): call()
+
+
+def test_valid_integer_and_float_targets_still_score():
+    scores = torch.tensor([[0.6, 0.5, 0.4, 0.3, 0.2, 0.1]])
+    for targets in (torch.tensor([[1, 0, 0, 0, 0, 0]]), torch.tensor([[1.0, 0, 0, 0, 0, 0]]), torch.tensor([[True] + [False] * 5])):
+        assert multilabel_metrics(scores, targets, PAIRS)["top1_precision"] == 1.0

@@ -105,20 +105,41 @@ METRIC_NAMES = ("top1_precision", "top5_recall", "exact_match", "coverage", "nor
                 "top1_precision_attr", "top1_precision_obj")
 
 
-def _check_metric_inputs(scores, targets, pairs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    "Scores as float tensor, targets as bool, and the attribute / object index of every pair; clear errors otherwise."
-    scores, targets = torch.as_tensor(scores), torch.as_tensor(targets).bool()
+def _positive_int(value, name: str) -> int:
+    "`value` as an int if it is a positive integer (not a bool), else a clear error."
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InputValidationError(f"{name} must be a positive int, got {value!r}.")
+    return int(value)
+
+
+def _check_metric_inputs(scores, targets, pairs, k: int = 5) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    "Finite float scores, binary targets as bool, and the attribute / object index of every pair; clear errors otherwise."
+    _positive_int(k, "k (of top-k recall)")
+    scores, targets = torch.as_tensor(scores), torch.as_tensor(targets)
     if scores.ndim != 2 or scores.shape != targets.shape:
         raise InputValidationError(f"scores and targets must both be [n_images, n_pairs]; got {tuple(scores.shape)} and {tuple(targets.shape)}.")
+    if scores.numel() == 0:
+        raise InputValidationError(f"scores and targets are empty (shape {tuple(scores.shape)}): pass at least one image and one pair.")
     if len(pairs) != scores.shape[1]:
         raise InputValidationError(f"pairs has {len(pairs)} entries but scores have {scores.shape[1]} columns: pass the label space's pairs.")
+    scores = scores.float()
+    bad = (~torch.isfinite(scores)).any(1).nonzero().flatten()
+    if len(bad):
+        raise InputValidationError(f"scores contain NaN or ±inf in {len(bad)} image row(s) (first: row {int(bad[0])}); their ranks are "
+                                   "undefined: fix or drop those rows.")
+    if targets.dtype != torch.bool:
+        odd = ~((targets == 0) | (targets == 1))
+        if bool(odd.any()):
+            raise InputValidationError(f"targets must be binary (bool or 0/1 multi-hot); got {targets[odd][0].item()!r} at "
+                                       f"row {int(odd.nonzero()[0, 0])}: soft or smoothed labels are not supported.")
+        targets = targets.bool()
     empty = (~targets.any(1)).nonzero().flatten()
     if len(empty):
         raise InputValidationError(f"{len(empty)} image(s) have no true pair in this label space (first: row {int(empty[0])}); "
                                    "every image needs at least one true pair.")
     attrs = {a: k for k, a in enumerate(dict.fromkeys(a for a, _ in pairs))}
     objs = {o: k for k, o in enumerate(dict.fromkeys(o for _, o in pairs))}
-    return (scores.float(), targets, torch.tensor([attrs[a] for a, _ in pairs]), torch.tensor([objs[o] for _, o in pairs]))
+    return (scores, targets, torch.tensor([attrs[a] for a, _ in pairs]), torch.tensor([objs[o] for _, o in pairs]))
 
 # %% ../nbs/50_mac.ipynb #36f1be29
 def true_pair_ranks(scores: torch.Tensor, targets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -137,7 +158,8 @@ def true_pair_ranks(scores: torch.Tensor, targets: torch.Tensor) -> tuple[torch.
 # %% ../nbs/50_mac.ipynb #c779071a
 def multilabel_metrics(scores, targets, pairs: Sequence[tuple[str, str]], k: int = 5, chunk_size: int = 256) -> dict:
     "MAC's multi-label metrics (§3.4, release definitions; deterministic ties) of `scores` [n, P] against multi-hot `targets` [n, P]."
-    scores, targets, pair_attr, pair_obj = _check_metric_inputs(scores, targets, pairs)
+    scores, targets, pair_attr, pair_obj = _check_metric_inputs(scores, targets, pairs, k)
+    chunk_size = _positive_int(chunk_size, "chunk_size")
     n = len(scores)
     totals = dict.fromkeys(("top1", "topk_hits", "n_true", "exact", "coverage", "norm_cov", "attr", "obj"), 0.0)
     for start in range(0, n, chunk_size):
@@ -162,7 +184,7 @@ def multilabel_metrics(scores, targets, pairs: Sequence[tuple[str, str]], k: int
 # %% ../nbs/50_mac.ipynb #7697b764
 def multilabel_metrics_per_image(scores, targets, pairs: Sequence[tuple[str, str]], k: int = 5) -> dict:
     "The same metrics as `multilabel_metrics`, computed image by image from a stable descending sort (slow; the reference)."
-    scores, targets, pair_attr, pair_obj = _check_metric_inputs(scores, targets, pairs)
+    scores, targets, pair_attr, pair_obj = _check_metric_inputs(scores, targets, pairs, k)
     sums, n_true_all = dict.fromkeys(METRIC_NAMES, 0.0), 0
     for s, t in zip(scores, targets):
         order = torch.sort(s, descending=True, stable=True).indices
