@@ -1,11 +1,14 @@
 """Concept binding (`vlconcepts.binding`, issue 11): the distractor rules, the error buckets, circular convolution,
-Table 8's parameter counts, which models can order their arguments, chance for a constant scorer, CSP's tokens, and the
-paper's numbers as transcribed in `vlconcepts/paper_numbers/binding/` (issue 18 item 8, issue 20 item 16)."""
+Table 8's parameter counts, which models can order their arguments, chance for a constant scorer, CSP's tokens, the
+paper's numbers as transcribed in `vlconcepts/paper_numbers/binding/` (issue 18 item 8, issue 20 item 16), the tiny
+profile's CLIP-FT settings (issue 18 item 4), and the one library call per world with its captions and per-seed values
+(issue 20 item 17)."""
 import ast
 import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -223,3 +226,44 @@ def test_tiny_clip_ft_trains_the_same_seeds_as_the_others_for_at_least_5_epochs(
         assert value("ft_epochs") >= 5, f"{notebook.name}: CLIP-FT trains {value('ft_epochs')} epochs in the tiny profile"
         assert value("ft_seeds") == value("n_seeds") >= 3, f"{notebook.name}: CLIP-FT needs the other models' seeds"
     assert found, "no binding experiment declares ft_epochs"
+
+
+# ---- one library call per world (issue 20 item 17) -----------------------------------------------------------------
+
+def test_binding_uses_the_shared_seed_statistics():
+    import vlconcepts.stats as stats
+    assert binding.mean_se is stats.mean_se and binding.save_seed_values is stats.save_seed_values   # no copy in binding
+
+
+def test_the_binding_experiment_only_orchestrates():
+    assert sorted(p.name for p in EXPERIMENTS.glob("2*_binding_*.ipynb")) == ["21_binding_tables.ipynb", "24_binding_table8.ipynb"]
+    import json
+    cells = json.loads((EXPERIMENTS / "21_binding_tables.ipynb").read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert "binding_tables(" in code and "def " not in code
+    for computation in ("run_binding", "mean_se", "accuracy_runs", "error_runs", "calibrated_stacking"):
+        assert computation not in code, f"21_binding_tables computes {computation} itself: it belongs in vlconcepts.binding"
+    assert sorted(t for tables in binding.TASK_TABLES.values() for t in tables) == [f"table{i}" for i in (2, 3, 4, 5, 6, 7, 9)]
+
+
+def test_a_binding_table_saves_its_per_seed_values(tmp_path, monkeypatch):
+    monkeypatch.setenv("VLCONCEPTS_OUTPUT", str(tmp_path))
+    long = pd.DataFrame({"model": ["CLIP-FT"] * 3, "split": ["train", "train", "gen"], "seed": [0, 1, 0], "accuracy": [80.0, 90.0, 1.0]})
+    table = binding.binding_table("table4", long, "split", "accuracy", "Table 4.", "Profile test.")
+    table.save()
+    seeds = pd.read_csv(tmp_path / "tables" / "binding_table4_seeds.csv")
+    assert seeds.columns.tolist() == ["model", "split", "seed", "accuracy"] and len(seeds) == 3
+    assert table.ours.loc["CLIP-FT", "train"] == "85.00 ± 5.00"
+    text = (tmp_path / "tables" / "binding_table4.md").read_text()
+    assert "11.15203" in text and "2.03" not in text and "binding_table4_seeds.csv" in text
+
+
+def test_every_departure_from_the_paper_is_in_the_caption():
+    setup = binding.BindingSetup(profile="tiny", clip_model="toyclip:default", source="synthetic", fractions={"two": 0.04},
+                                 image_size=64, ft_epochs=5, csp_lr=1e-3, cdsm_lr=5e-3)
+    setting = binding.binding_setting(setup, "two", {"train": 800, "val": 800, "gen": 800})
+    for said in ("Profile tiny", "models CLIP, CLIP-FT, CSP, Add, Mult, Conv, TL, RF", "5 seeds (0-4) x 20 epochs",
+                 "CLIP-FT: 5 seeds (0-4) x 5 epochs", "CLIP-FT epochs 5 (the paper: 20)", "CSP learning rate 0.001 (the paper: 1e-06)",
+                 "CDSM learning rate 0.005 (the paper: 0.0005)", "CLIP toyclip:default (the paper: ViT-L/14)", "0.04 of the paper's Table 1"):
+        assert said in setting, said
+    assert binding.BindingSetup().departures() == []

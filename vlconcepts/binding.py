@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import copy
-import math
 import shutil
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -20,26 +19,29 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .cache import cached_activations, cached_image_features, cached_text_features, dataset_fingerprint
-from .core import InputValidationError, cache_dir, get_logger, paper_table, pick_device, progress, seed_everything
+from .core import (InputValidationError, cache_dir, get_logger, paper_table, paper_tables, pick_device, progress,
+                             save_table, seed_everything)
 from .czsl import apply_bias, choose_bias
 from .scenes import OPPOSITE_RELATION
 from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, BindingDataset,
                                      export_binding, load_binding)
 from .models import load_model, preprocess_pixels, register_openclip_config
+from .stats import mean_se, save_seed_values
 from .toyclip import autocast_dtype
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'TABLE1_ROWS', 'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'PROMPTS', 'KINDS', 'MODEL_NAMES', 'CDSM_KINDS',
-           'PAPER_HPARAMS', 'PAPER_EPOCHS', 'PAPER_BATCH_SIZE', 'OBJECT_ERRORS', 'RELATION_ERRORS', 'world_images',
-           'binding_world', 'binding_dataset', 'BindingTask', 'binding_vocab', 'binding_task', 'circular_convolution',
-           'LabelScorer', 'WordComposition', 'RoleFiller', 'TypeLogical', 'prompt_texts', 'ZeroShotCLIP',
-           'encode_text_from_embeddings', 'prompt_length', 'word_token_embedding', 'SoftPromptCSP', 'ImagePixels',
-           'FineTunedCLIP', 'make_model', 'count_trainable', 'table8', 'standin_clip', 'score_candidates', 'accuracy',
-           'adam_implementation', 'train_binding', 'binding_inputs', 'binding_scores', 'run_binding', 'accuracy_runs',
-           'mean_se', 'error_type', 'error_shares', 'error_runs', 'candidate_class_scores', 'seen_split',
-           'calibrated_stacking', 'with_standard_errors', 'plot_accuracy']
+           'PAPER_HPARAMS', 'PAPER_EPOCHS', 'PAPER_BATCH_SIZE', 'OBJECT_ERRORS', 'RELATION_ERRORS', 'TASK_TABLES',
+           'TASK_TITLES', 'world_images', 'binding_world', 'binding_dataset', 'BindingTask', 'binding_vocab',
+           'binding_task', 'circular_convolution', 'LabelScorer', 'WordComposition', 'RoleFiller', 'TypeLogical',
+           'prompt_texts', 'ZeroShotCLIP', 'encode_text_from_embeddings', 'prompt_length', 'word_token_embedding',
+           'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP', 'make_model', 'count_trainable', 'table8', 'standin_clip',
+           'score_candidates', 'accuracy', 'adam_implementation', 'train_binding', 'binding_inputs', 'binding_scores',
+           'run_binding', 'accuracy_runs', 'error_type', 'error_shares', 'error_runs', 'candidate_class_scores',
+           'seen_split', 'calibrated_stacking', 'with_standard_errors', 'BindingSetup', 'BindingTable', 'binding_table',
+           'binding_setting', 'calibration_seeds', 'binding_tables', 'plot_accuracy']
 
 # %% ../nbs/20_binding.ipynb #0ace660c
 TABLE1_ROWS = {"single": "Single-object", "two": "Two-object", "rel": "Relational"}   # Table 1's row per task
@@ -495,17 +497,6 @@ def accuracy_runs(runs: dict, data: BindingTask, splits: Sequence[str] = BINDING
                          "accuracy": accuracy(scores[idx], data.target[idx])})
     return pd.DataFrame(rows)
 
-
-def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", digits: int = 2) -> pd.DataFrame:
-    "`mean ± standard error` over seeds of `value`, one row per `index`, one column per `column` (no ± for one seed)."
-    def cell(x):
-        x = x.dropna()
-        if len(x) == 0: return "–"
-        if len(x) == 1: return f"{x.iloc[0]:.{digits}f}"
-        return f"{x.mean():.{digits}f} ± {x.std(ddof=1) / math.sqrt(len(x)):.{digits}f}"
-    table = long.groupby([index, column], sort=False)[value].apply(cell).unstack(column)
-    return table.loc[list(dict.fromkeys(long[index])), list(dict.fromkeys(long[column]))]
-
 # %% ../nbs/20_binding.ipynb #f6311d7c
 OBJECT_ERRORS, RELATION_ERRORS = ("adj", "noun", "both"), ("bRa", "aSb", "aRc", "cRb")
 
@@ -582,6 +573,123 @@ def with_standard_errors(paper: pd.DataFrame) -> pd.DataFrame:
                        index=paper.index)
     out.attrs = dict(paper.attrs)
     return out
+
+# %% ../nbs/20_binding.ipynb #5f14ba2f
+@dataclass
+class BindingSetup:
+    "What decides the binding tables (an experiment's parameters); the defaults are the paper's."
+    profile: str = "paper"
+    clip_model: str = "openclip:ViT-L-14@openai"
+    source: str = "release"                     # 'synthetic', 'release' or a release folder
+    fractions: dict = field(default_factory=dict)   # task -> share of Table 1 rendered (synthetic only; default 1)
+    world_seed: int = 0
+    image_size: Optional[int] = None
+    shuffle_seed: int = 0
+    models: Sequence[str] = KINDS
+    n_seeds: int = 5
+    epochs: int = PAPER_EPOCHS
+    ft_seeds: int = 5
+    ft_epochs: int = PAPER_EPOCHS
+    prompt: str = "clean"
+    csp_lr: float = PAPER_HPARAMS["csp"]["lr"]
+    cdsm_lr: float = PAPER_HPARAMS["add"]["lr"]
+    calib_seeds: int = 5
+    device: str = "auto"
+
+    def fraction(self, task: str) -> float: return float(self.fractions.get(task, 1.0))
+    def learning_rates(self) -> dict: return {"csp": {"lr": self.csp_lr}, **{k: {"lr": self.cdsm_lr} for k in CDSM_KINDS}}
+
+    def departures(self, task: Optional[str] = None) -> list[str]:
+        "Every setting that is not the paper's, with the paper's value."
+        paper, out = BindingSetup(), []
+        if self.clip_model != paper.clip_model: out.append(f"CLIP {self.clip_model} (the paper: ViT-L/14)")
+        if self.source == "synthetic":
+            size = "" if task is None else f" at {self.fraction(task):g} of the paper's Table 1 sizes"
+            pixels = f", {self.image_size}px" if self.image_size else ""
+            out.append(f"worlds rendered here{size} (world seed {self.world_seed}{pixels}; the paper: its CLEVR release)")
+        if set(self.models) != set(KINDS): out.append(f"only {', '.join(MODEL_NAMES[k] for k in self.models)}")
+        for name, what in (("n_seeds", "seeds"), ("epochs", "epochs"), ("ft_seeds", "CLIP-FT seeds"), ("ft_epochs", "CLIP-FT epochs"),
+                           ("csp_lr", "CSP learning rate"), ("cdsm_lr", "CDSM learning rate"), ("calib_seeds", "calibrated-stacking seeds")):
+            if getattr(self, name) != getattr(paper, name): out.append(f"{what} {getattr(self, name):g} (the paper: {getattr(paper, name):g})")
+        if self.prompt != "clean": out.append(f"the release code's prompt {PROMPTS[self.prompt]!r} (the paper: 'a photo of {{}}')")
+        return out
+
+# %% ../nbs/20_binding.ipynb #3412b704
+@dataclass
+class BindingTable:
+    "One reproduced table: ours (mean ± se over seeds), its per-seed values, the paper's (or None) and the caption."
+    name: str                                  # e.g. 'binding_table4'
+    ours: pd.DataFrame
+    seeds: pd.DataFrame                        # long: model, split or error, seed, accuracy or share (%)
+    paper: Optional[pd.DataFrame]
+    caption: str
+
+    def save(self) -> Path:
+        "Write `tables/<name>.md`/`.csv` (ours beside the paper's) and `tables/<name>_seeds.csv`."
+        save_seed_values(self.seeds, self.name)
+        return save_table(self.ours, self.name, paper=self.paper, caption=self.caption)
+
+
+def binding_table(table: str, seeds: pd.DataFrame, column: str, value: str, what: str, setting: str) -> BindingTable:
+    "The `BindingTable` of paper table `table` (e.g. 'table4') from per-seed values: one row per model, one column per `column`."
+    transcribed = table in paper_tables("binding").get("binding", [])
+    paper = with_standard_errors(paper_table("binding", table)) if transcribed else None
+    source = f" Paper: {paper.attrs['source']}." if transcribed else " The paper's cells of this table are not in the paper text available here."
+    name = f"binding_{table}"
+    caption = f"{what} {setting} Per-seed values: {name}_seeds.csv.{source}"
+    return BindingTable(name, mean_se(seeds, column, value), seeds.reset_index(drop=True), paper, caption)
+
+# %% ../nbs/20_binding.ipynb #0e45a9bb
+TASK_TABLES = {"single": ("table2", "table3", "table9"), "two": ("table4", "table5"), "rel": ("table6", "table7")}
+TASK_TITLES = {"single": "single object", "two": "two objects", "rel": "relations"}
+
+
+def binding_setting(setup: BindingSetup, task: str, sizes: dict) -> str:
+    "The caption's account of a world's runs: profile, CLIP, data, models, seeds, epochs and every departure from the paper."
+    samples = ", ".join(f"{split} {n}" for split, n in sizes.items())
+    others = ", ".join(MODEL_NAMES[k] for k in setup.models if k not in ("clip", "clip-ft"))
+    runs = [f"{others}: {setup.n_seeds} seeds (0-{setup.n_seeds - 1}) x {setup.epochs} epochs"] if others else []
+    if "clip-ft" in setup.models: runs.append(f"CLIP-FT: {setup.ft_seeds} seeds (0-{setup.ft_seeds - 1}) x {setup.ft_epochs} epochs")
+    return (f"Profile {setup.profile}: {setup.clip_model}, binding-{task} from {setup.source} (samples: {samples}); models "
+            f"{', '.join(MODEL_NAMES[k] for k in setup.models)}. Trained: {'; '.join(runs) or 'none'}; the epoch chosen on val; "
+            f"mean ± standard error over seeds (zero-shot CLIP: one deterministic run); learning rates CSP {setup.csp_lr:g}, "
+            f"CDSMs {setup.cdsm_lr:g}, CLIP-FT {PAPER_HPARAMS['clip-ft']['lr']:g}; prompt {PROMPTS[setup.prompt]!r}; candidates "
+            f"shuffled (seed {setup.shuffle_seed}). Departures from the paper: {'; '.join(setup.departures(task)) or 'none'}"
+            + (" (why: the binding chapter, 'What the tiny profile changes')." if setup.profile == "tiny" else "."))
+
+
+def calibration_seeds(accuracies: pd.DataFrame, data: BindingTask, clip, setup: BindingSetup) -> tuple[pd.DataFrame, list[float]]:
+    "Table 9's per-seed gen accuracies (CLIP, CSP, CSP on 90% of train, CSP + calib.) and the biases chosen."
+    runs = [calibrated_stacking("csp", data, clip, s, epochs=setup.epochs, device=setup.device, lr=setup.csp_lr)
+            for s in range(setup.calib_seeds)]
+    seeds = list(range(setup.calib_seeds))
+    rows = [accuracies.query("split == 'gen' and model in ('CLIP', 'CSP')"),
+            pd.DataFrame({"model": "CSP (90% of train)", "split": "gen", "seed": seeds, "accuracy": [r["gen"] for r in runs]}),
+            pd.DataFrame({"model": "CSP + calib.", "split": "gen", "seed": seeds, "accuracy": [r["gen + calib."] for r in runs]})]
+    return pd.concat(rows)[["model", "split", "seed", "accuracy"]], [round(r["bias"], 3) for r in runs]
+
+# %% ../nbs/20_binding.ipynb #cfd98231
+def binding_tables(task: str, clip, setup: BindingSetup) -> dict[str, BindingTable]:
+    "Train and score `setup`'s models on world `task`; its tables by role ('accuracy', 'errors', and 'calibration' for 'single')."
+    world = binding_dataset(task, setup.source, setup.fraction(task), setup.world_seed, setup.image_size)
+    data = binding_task(world, setup.shuffle_seed)
+    runs = run_binding(data, clip, setup.models, range(setup.n_seeds), setup.epochs, setup.device, setup.prompt,
+                       seeds_for={"clip-ft": range(setup.ft_seeds)}, epochs_for={"clip-ft": setup.ft_epochs},
+                       hparams_for=setup.learning_rates())
+    setting, title = binding_setting(setup, task, world.split_counts()), TASK_TITLES[task]
+    accuracies = accuracy_runs(runs, data)[["model", "split", "seed", "accuracy"]]
+    errors = error_runs(runs, data, "gen")[["model", "error", "seed", "share"]]
+    accuracy_id, errors_id, *extra = TASK_TABLES[task]
+    tables = {"accuracy": binding_table(accuracy_id, accuracies, "split", "accuracy",
+                                        f"Table {accuracy_id[5:]} ({title}): accuracy (%) on train, val and gen.", setting),
+              "errors": binding_table(errors_id, errors, "error", "share",
+                                      f"Table {errors_id[5:]} ({title}): share (%) of the gen split's errors per bucket.", setting)}
+    if extra and "csp" in setup.models and setup.calib_seeds > 0:
+        seeds, biases = calibration_seeds(accuracies, data, clip, setup)
+        tables["calibration"] = binding_table(extra[0], seeds, "split", "accuracy",
+            f"Table {extra[0][5:]} ({title}, gen split): CSP with calibrated stacking (appendix C): CSP retrained on 90% of train, "
+            f"the seen-class bias chosen on the other 10% + val ({setup.calib_seeds} seeds; biases {biases}).", setting)
+    return tables
 
 # %% ../nbs/20_binding.ipynb #1a3da12f
 def plot_accuracy(long: pd.DataFrame, ax=None, title: str = ""):
