@@ -146,3 +146,24 @@ def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
     result = run("rebuild", "--notebooks", str(folder), cwd=tmp_path, env=_without_output_override(VLCONCEPTS_OUTPUT=str(out)))
     assert result.returncode == 0, result.stdout + result.stderr
     assert (out / "tables" / "one.csv").is_file() and not (tmp_path / "tables").exists()
+
+
+@pytest.mark.parametrize("n", ["0", "-5"])
+def test_world_export_rejects_n_below_one_for_every_world(n, tmp_path, capsys):
+    from vlconcepts.cli import load_registries
+    from vlconcepts.datasets import world_exporters
+    load_registries()
+    worlds = list(world_exporters())
+    assert {"mit-states", "mac", "cub", "binding-two", "captions", "dsprites"} <= set(worlds)
+    for world in worlds:
+        assert main(["world", "export", world, "--out", str(tmp_path / world), "--n", n]) == 2, world
+        assert "n must be a whole number ≥ 1" in capsys.readouterr().err, world
+    assert not any(tmp_path.iterdir()), "nothing is written before the arguments are checked"
+
+
+def test_world_export_to_an_unwritable_folder_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "a_file").write_text("x")
+    assert main(["world", "export", "mac", "--out", str(tmp_path / "a_file" / "sub"), "--n", "4"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the export to" in err and str(tmp_path / "a_file" / "sub") in err
+

@@ -23,10 +23,10 @@ from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
 # %% auto #0
-__all__ = ['DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'DatasetEntry', 'register_dataset', 'registered_datasets',
-           'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'format_error',
-           'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json',
-           'read_scenes_json', 'split_counts', 'close_up_scene', 'verify_against_scenes']
+__all__ = ['DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'DatasetEntry', 'register_dataset', 'checked_exporter',
+           'registered_datasets', 'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset',
+           'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
+           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_scene', 'verify_against_scenes']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -39,6 +39,9 @@ class DatasetEntry:
     title: str = ""                # a human name for tables
     loader: Optional[Callable] = None                        # loader(root=None, ...) -> dataset object
     exporters: dict = field(default_factory=dict)            # world name -> exporter(out, n=None, seed=0, size=None)
+
+    def __post_init__(self):
+        self.exporters = {world: checked_exporter(exporter) for world, exporter in self.exporters.items()}
 
     def present(self, root: Optional[Path] = None) -> bool:
         "Whether the marker file exists under `root` (default `$VLCONCEPTS_DATA`)."
@@ -54,10 +57,11 @@ class DatasetEntry:
         return loader
 
     def exports(self, world: str, **fixed):
-        "Decorator: the function writes synthetic world `world` (called with `fixed` keyword arguments)."
+        "Decorator: the function writes synthetic world `world` (called with `fixed` keyword arguments; arguments checked)."
         def decorator(exporter: Callable) -> Callable:
             taken = [e.name for e in _DATASETS.values() if e is not self and world in e.exporters]
             if taken: raise InputValidationError(f"World '{world}' is already exported by dataset '{taken[0]}'.")
+            exporter = checked_exporter(exporter)   # n ≥ 1, size ≥ 1, a writable `out`: once, for every world
             self.exporters[world] = partial(exporter, **fixed) if fixed else exporter
             return exporter
         return decorator
@@ -71,6 +75,44 @@ def register_dataset(entry: DatasetEntry) -> DatasetEntry:
     if not isinstance(entry, DatasetEntry): raise InputValidationError(f"register_dataset takes a DatasetEntry, got {type(entry).__name__}.")
     _DATASETS[entry.name] = entry
     return entry
+
+# %% ../nbs/04_datasets.ipynb #3e56c80b
+def _positive_or_none(name: str, value, exporter: str):
+    "`value` if it is None or a whole number ≥ 1, else an `InputValidationError` naming argument and exporter."
+    if value is None: return value
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InputValidationError(f"{exporter}: {name} must be a whole number ≥ 1 (or None for the exporter's default), "
+                                   f"got {value!r}. On the command line: `vlconcepts world export NAME --out DIR --{name} 100`.")
+    return value
+
+
+def _writable_folder(out, exporter: str) -> Path:
+    "Create folder `out` if needed and check a file can be written in it; a clear error otherwise."
+    import tempfile
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out): pass
+    except OSError as e:
+        raise InputValidationError(f"{exporter}: cannot write the export to {out} ({e.strerror or type(e).__name__}"
+                                   f"{': ' + str(e.filename) if e.filename and str(e.filename) != str(out) else ''}). "
+                                   "Choose a folder you can write to (--out).") from e
+    return out
+
+
+def checked_exporter(exporter: Callable) -> Callable:
+    "`exporter(out, n=None, seed=0, size=None, ...)` that first checks n ≥ 1, size ≥ 1 and that `out` is writable."
+    import functools, inspect
+    if getattr(exporter, "checks_arguments", False): return exporter
+    signature, name = inspect.signature(exporter), getattr(exporter, "__name__", None) or getattr(exporter.func, "__name__", "exporter")
+    @functools.wraps(exporter)
+    def checked(*args, **kwargs):
+        arguments = signature.bind(*args, **kwargs).arguments
+        for argument in ("n", "size"): _positive_or_none(argument, arguments.get(argument), name)
+        _writable_folder(arguments["out"], name)
+        return exporter(*args, **kwargs)
+    checked.checks_arguments = True
+    return checked
 
 # %% ../nbs/04_datasets.ipynb #93b2f262
 def registered_datasets() -> dict[str, DatasetEntry]:
