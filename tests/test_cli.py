@@ -9,6 +9,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import torch
 
 from vlconcepts.cli import main
 
@@ -167,3 +168,35 @@ def test_world_export_to_an_unwritable_folder_is_a_clear_error(tmp_path, capsys)
     err = capsys.readouterr().err
     assert "cannot write the export to" in err and str(tmp_path / "a_file" / "sub") in err
 
+
+def test_python_dash_m_vlconcepts_cli_runs_the_command():
+    result = subprocess.run([sys.executable, "-m", "vlconcepts.cli", "world", "export", "imagenet", "--out", "x"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "Unknown world 'imagenet'" in result.stderr
+
+
+def test_rebuild_list_with_no_match_says_so(capsys):
+    assert main(["rebuild", "--only", "nomatch*", "--list"]) == 2
+    err = capsys.readouterr().err
+    assert "No experiment notebook" in err and "nomatch*" in err
+
+
+def test_cache_clear_says_what_it_removed(tmp_path, monkeypatch, capsys):
+    from vlconcepts import cache
+    monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "c"))
+    for name in ("a", "b"):
+        cache.cached_activations(name, lambda chunk: torch.ones(len(chunk), 8), list(range(5)), dataset_key="t")
+    assert main(["cache", "clear"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("removed 2 entries, ") and "KiB" in said and "0.0 MiB" not in said, said
+    assert cache.list_entries() == []
+
+
+def test_doctor_tells_the_truth_about_offline_weights(monkeypatch, capsys):
+    from vlconcepts.cli import PAPER_SPECS, _pretrained_cached, doctor
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    report = doctor(echo=lambda s: None, check_models=False)
+    assert report["hub downloads"].startswith("forbidden (HF_HUB_OFFLINE=1)")
+    for spec in PAPER_SPECS:                    # what `doctor` (with models) prints for each paper spec
+        said = _pretrained_cached(spec)
+        assert "first use" not in said and (said.startswith("cached") or "forbids downloading" in said), said

@@ -28,8 +28,8 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 'experiments_dir', 'experiment_notebooks',
            'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
-           'RunResult', 'run_experiment', 'format_summary', 'rebuild', 'load_registries', 'dataset_status', 'doctor',
-           'export_world', 'build_parser', 'main']
+           'RunResult', 'run_experiment', 'format_summary', 'rebuild', 'load_registries', 'dataset_status',
+           'offline_setting', 'doctor', 'export_world', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -229,8 +229,15 @@ def _version(module_name: str) -> str:
     except PackageNotFoundError: return "not installed"
 
 # %% ../nbs/90_cli.ipynb #d25adbcf
+def offline_setting() -> Optional[str]:
+    "The variable that forbids Hugging Face hub downloads here (`HF_HUB_OFFLINE` or `TRANSFORMERS_OFFLINE` set true), else None."
+    for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):   # huggingface_hub honours either
+        if os.environ.get(var, "").strip().upper() in {"1", "ON", "YES", "TRUE"}: return var
+    return None
+
+
 def _pretrained_cached(spec: str) -> str:
-    "Whether an `openclip:<arch>@<tag>` spec's weights are already in the local Hugging Face cache."
+    "Whether an `openclip:<arch>@<tag>` spec's weights are in the local Hugging Face cache, and whether they could be downloaded."
     try:
         import open_clip
         from huggingface_hub import try_to_load_from_cache
@@ -239,12 +246,16 @@ def _pretrained_cached(spec: str) -> str:
         hub = cfg.get("hf_hub", "").rstrip("/")
         if not hub: return "no hub id"
         for filename in ("open_clip_model.safetensors", "open_clip_pytorch_model.bin"):
-            if isinstance(try_to_load_from_cache(hub, filename), str): return "cached"
-        return "not cached (downloads on first use)"
+            if isinstance(try_to_load_from_cache(hub, filename), str): return "cached (loads offline)"
+        offline = offline_setting()
+        if offline is None: return "not cached (downloads on first use)"
+        return (f"not cached, and {offline}=1 forbids downloading it: unset {offline}, or pre-cache it on a machine with "
+                f"network (python -c \"import open_clip; open_clip.create_model_and_transforms('{arch}', pretrained='{tag}')\") "
+                "and copy its Hugging Face cache (~/.cache/huggingface) here")
     except Exception as e:
         return f"unknown ({type(e).__name__})"
 
-
+# %% ../nbs/90_cli.ipynb #7e45afb5
 def doctor(check_models: bool = True, echo=print) -> dict:
     "Print the environment report; return it as a dict."
     import torch
@@ -258,6 +269,8 @@ def doctor(check_models: bool = True, echo=print) -> dict:
         report["gpus"] = ", ".join(torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count()))
     report["VLCONCEPTS_DATA"] = str(data_dir())
     report["VLCONCEPTS_CACHE"] = str(cache_dir())
+    offline = offline_setting()
+    report["hub downloads"] = f"forbidden ({offline}=1): only cached weights load" if offline else "allowed"
     for module, error in load_registries().items(): report[f"module vlconcepts.{module}"] = f"FAILS to import: {error}"
     for name, entry in registered_datasets().items():
         report[f"dataset {name}"] = "present" if entry.present() else f"missing (expected {data_dir() / entry.marker})"
@@ -315,29 +328,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=int, default=None, help="image side in pixels")
     return parser
 
-# %% ../nbs/90_cli.ipynb #0c05395d
+# %% ../nbs/90_cli.ipynb #fb957d12
+def _rebuild_command(args) -> int:
+    "`vlconcepts rebuild`: list or run the experiment notebooks; 1 when one failed."
+    folder = args.notebooks or experiments_dir()
+    if args.list:
+        notebooks = experiment_notebooks(folder, args.only)
+        if not notebooks: raise VLConceptsError(f"No experiment notebook in {folder} matches {args.only!r}.")
+        for notebook in notebooks: print(notebook.name)
+        return 0
+    results = rebuild(args.profile, args.only, args.device, notebooks_dir=folder, fail_fast=args.fail_fast)
+    print(format_summary(results))
+    failed = [r.notebook for r in results if r.status != "ok"]
+    if failed: print(f"error: {len(failed)} notebook(s) failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _cache_command(args) -> int:
+    "`vlconcepts cache ls|clear`: list the entries, or remove the matching ones and say how many and how much."
+    from vlconcepts import cache
+    if args.cache_command == "ls":
+        print(cache.format_entries(cache.list_entries()))
+        return 0
+    before = cache.list_entries()
+    cache.clear(spec_pattern=args.spec, what_pattern=args.what)
+    left = {e["path"] for e in cache.list_entries()}
+    removed = [e for e in before if e["path"] not in left]
+    # format_entries' last line counts the entries and their size in readable units ("3 entries, 12.0 KiB")
+    print(f"removed {cache.format_entries(removed).splitlines()[-1]} from {cache_dir()}" if removed
+          else f"nothing to remove: no cache entry in {cache_dir()} matches")
+    return 0
+
+
 def _run_command(args) -> int:
     "Dispatch parsed arguments; returns the exit status."
-    if args.command == "rebuild":
-        folder = args.notebooks or experiments_dir()
-        if args.list:
-            for notebook in experiment_notebooks(folder, args.only): print(notebook.name)
-            return 0
-        results = rebuild(args.profile, args.only, args.device, notebooks_dir=folder, fail_fast=args.fail_fast)
-        print(format_summary(results))
-        failed = [r.notebook for r in results if r.status != "ok"]
-        if failed: print(f"error: {len(failed)} notebook(s) failed: {', '.join(failed)}", file=sys.stderr)
-        return 1 if failed else 0
+    if args.command == "rebuild": return _rebuild_command(args)
+    if args.command == "cache": return _cache_command(args)
     if args.command == "doctor":
         doctor(check_models=not args.no_models)
-        return 0
-    if args.command == "cache":
-        from vlconcepts import cache
-        if args.cache_command == "ls":
-            print(cache.format_entries(cache.list_entries()))
-        else:
-            freed = cache.clear(spec_pattern=args.spec, what_pattern=args.what)
-            print(f"freed {freed / 2**20:.1f} MiB from {cache_dir()}")
         return 0
     if args.command == "world":
         start = time.time()
@@ -346,12 +374,16 @@ def _run_command(args) -> int:
         return 0
     raise AssertionError(args.command)
 
-
+# %% ../nbs/90_cli.ipynb #3eb55e24
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    "Entry point of the `vlconcepts` console script."
+    "Entry point of the `vlconcepts` console script (and of `python -m vlconcepts` / `python -m vlconcepts.cli`)."
     args = build_parser().parse_args(argv)
     try:
         return _run_command(args)
     except VLConceptsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+
+
+if __name__ == "__main__" and "__file__" in globals():  # `python -m vlconcepts.cli ...` (never when this notebook runs)
+    sys.exit(main())
