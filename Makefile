@@ -1,12 +1,12 @@
 # vlconcepts: `make figures` rebuilds every figure and table (tiny profile),
-# `make test` runs the whole test suite. Both set up .venv/ first.
+# `make test` runs the whole test suite, `make lab` opens the chapters in JupyterLab. Each sets up .venv/ first.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PIP    := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install figures test export clean-nbs check-clean benchmarks distclean
+.PHONY: install figures test lab export clean-nbs check-clean benchmarks distclean
 
 install: $(STAMP)
 
@@ -27,6 +27,12 @@ figures: install
 
 test: install
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg $(BIN)/python -m pytest
+
+# JupyterLab from .venv on nbs/, with this venv's Python registered (inside .venv) as the kernel the notebooks
+# name in their metadata ("python3"), so every chapter and experiment opens on the interpreter vlconcepts is installed in.
+lab: install
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (vlconcepts .venv)"
+	$(BIN)/jupyter lab --notebook-dir=nbs
 
 export: install
 	$(BIN)/nbdev_export

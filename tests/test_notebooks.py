@@ -21,3 +21,22 @@ def test_library_notebook(notebook):
                          capture_output=True, text=True)
     assert run.returncode == 0, (f"{notebook.name} failed its inline tests:\n"
                                  f"{run.stdout[-6000:]}\n{run.stderr[-6000:]}")
+
+
+def test_every_notebook_names_a_kernel_of_this_venv():
+    "What `make lab` opens: each notebook's kernelspec name resolves, in this venv, to a kernel running this venv's Python."
+    import json
+    from jupyter_client.kernelspec import KernelSpecManager
+    from vlconcepts.cli import KERNEL_NAME
+    manager = KernelSpecManager()
+    available = manager.find_kernel_specs()
+    names = {str(p.relative_to(ROOT)): (json.loads(p.read_text())["metadata"].get("kernelspec") or {}).get("name")
+             for p in sorted((ROOT / "nbs").glob("**/*.ipynb"))}
+    unnamed = [nb for nb, name in names.items() if not name]
+    assert not unnamed, f"notebooks without a kernelspec (Jupyter asks the reader to pick one): {unnamed}"
+    unknown = {nb: name for nb, name in names.items() if name not in available}
+    assert not unknown, f"kernel names not installed in {sys.prefix}: {unknown} (installed: {sorted(available)})"
+    for name in set(names.values()) | {KERNEL_NAME}:
+        argv0 = manager.get_kernel_spec(name).argv[0]
+        python = Path(sys.executable if argv0 in ("python", "python3") else argv0)   # jupyter_client's own substitution
+        assert python.absolute().parent.parent == Path(sys.prefix), f"kernel {name!r} runs {python}, not this venv's Python"
