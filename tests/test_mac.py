@@ -174,3 +174,22 @@ def test_valid_integer_and_float_targets_still_score():
     scores = torch.tensor([[0.6, 0.5, 0.4, 0.3, 0.2, 0.1]])
     for targets in (torch.tensor([[1, 0, 0, 0, 0, 0]]), torch.tensor([[1.0, 0, 0, 0, 0, 0]]), torch.tensor([[True] + [False] * 5])):
         assert multilabel_metrics(scores, targets, PAIRS)["top1_precision"] == 1.0
+
+
+def test_paper_tables_are_data_with_one_accessor():
+    "Tables 2-4 as printed (vlconcepts/paper_numbers/mac), checked against the paper's own prose (§5.3); no second accessor in mac."
+    import vlconcepts.mac as mac
+    from vlconcepts.core import paper_table, paper_tables
+    assert paper_tables("mac") == {"mac": ["table2", "table3", "table4"]}
+    assert not any(hasattr(mac, name) for name in ("paper_table", "PAPER_TABLES", "PAPER_SOURCE"))
+    t2, t3, t4 = (paper_table("mac", t) for t in ("table2", "table3", "table4"))
+    assert t2.loc["CoOp", "top1_precision"] == "39.00" and t4.loc[("open", "CoOp a;o;c"), "top1_precision_attr"] == "+4.66"
+    assert "arXiv 2406.12757 v1" in t2.attrs["source"]
+    n2, n3 = (paper_table("mac", t, numeric=True).drop(columns="branch") for t in ("table2", "table3"))
+    drop = n2 - n3
+    c_branch = ["CLIP", "CoOp", "CSP", "Troika"]
+    assert drop.loc[c_branch, "top1_precision"].min() == pytest.approx(10.51)        # "at least 10.51% decrease in top-1"
+    assert drop.loc[c_branch, "top1_precision_attr"].min() == pytest.approx(11.01)
+    assert drop.loc[c_branch, "top1_precision_obj"].min() == pytest.approx(0.21)
+    assert drop.loc["MM-Encoder", "top1_precision"] == pytest.approx(1.44) and drop.loc["MM-Encoder", "top1_precision_attr"] == pytest.approx(0.97)
+    assert list(n2.columns) == list(mac.PAPER_COLUMNS)

@@ -28,14 +28,13 @@ from .attribute_object_data import MAC_CLOSED_FRACTION, AttributeObjectDataset, 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_METRICS', 'PAPER_COLUMNS', 'PAPER_SOURCE',
-           'PAPER_TABLES', 'LabelSpace', 'label_space', 'pair_targets', 'primitive_targets', 'true_pair_ranks',
-           'multilabel_metrics', 'multilabel_metrics_per_image', 'encode_token_embeddings', 'word_embeddings',
-           'PromptBranch', 'MacConfig', 'mac_config', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel',
-           'MMEncoder', 'branch_loss', 'composition_scores', 'MacTrainingData', 'training_data', 'build_model',
-           'train_mac_model', 'score_pairs', 'tiny_mac', 'image_tokens', 'run_method', 'evaluate_run', 'run_seeds',
-           'seed_values', 'seed_table', 'describe_split', 'closed_open_drop', 'paper_table', 'branch_deltas',
-           'branch_deltas_by_seed', 'top_predictions']
+__all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_METRICS', 'PAPER_COLUMNS', 'LabelSpace',
+           'label_space', 'pair_targets', 'primitive_targets', 'true_pair_ranks', 'multilabel_metrics',
+           'multilabel_metrics_per_image', 'encode_token_embeddings', 'word_embeddings', 'PromptBranch', 'MacConfig',
+           'mac_config', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel', 'MMEncoder', 'branch_loss',
+           'composition_scores', 'MacTrainingData', 'training_data', 'build_model', 'train_mac_model', 'score_pairs',
+           'tiny_mac', 'image_tokens', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
+           'describe_split', 'closed_open_drop', 'branch_deltas', 'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
 @dataclass
@@ -633,37 +632,6 @@ def closed_open_drop(results: pd.DataFrame, column: str = "top1_precision") -> p
     "Per method and seed, `column` in the closed minus the open world (Table 2 minus Table 3): columns method, seed, drop."
     wide = results.pivot_table(index=["method", "seed"], columns="world", values=column, sort=False)
     return (wide["closed"] - wide["open"]).rename("drop").reset_index()
-
-# %% ../nbs/50_mac.ipynb #474f4d64
-PAPER_SOURCE = "Xu et al., MAC, arXiv 2406.12757 v1"
-PAPER_TABLES = {
-    "Table 2 (closed world)": {
-        "CLIP": ("c", 38.89, 38.26, 4.49, 0.1031, 46.28, 81.49), "CoOp": ("c", 39.00, 35.70, 4.32, 0.0941, 46.92, 80.01),
-        "CSP": ("c", 24.86, 24.22, 2.15, 0.0497, 36.71, 66.00), "Troika": ("a;o;c", 41.75, 38.49, 4.96, 0.1186, 48.75, 84.89),
-        "MM-Encoder": ("a;o", 46.80, 46.11, 7.27, 0.1687, 55.51, 82.77)},
-    "Table 3 (open world)": {
-        "CLIP": ("c", 27.92, 28.21, 2.16, 0.0478, 34.94, 79.82), "CoOp": ("c", 28.49, 24.76, 2.37, 0.0443, 35.91, 79.80),
-        "CSP": ("c", 13.86, 14.39, 0.84, 0.0145, 23.55, 63.11), "Troika": ("a;o;c", 29.67, 25.76, 2.64, 0.0514, 35.91, 83.49),
-        "MM-Encoder": ("a;o", 45.36, 44.08, 6.82, 0.1505, 54.54, 82.15)},
-    "Table 4 (branch ablation, change vs the c branch)": {
-        ("closed", "CLIP a;o"): ("a;o", -2.02, -2.61, -0.56, -0.0073, -1.09, -3.15),
-        ("closed", "CLIP a;o;c"): ("a;o;c", +4.57, +2.31, +0.76, +0.0203, +4.94, +0.19),
-        ("closed", "CoOp a;o"): ("a;o", +4.32, +4.75, +0.64, +0.0260, +4.76, +2.82),
-        ("closed", "CoOp a;o;c"): ("a;o;c", +7.47, +6.43, +1.44, +0.0400, +7.48, +3.68),
-        ("open", "CLIP a;o"): ("a;o", +1.46, -0.79, +0.10, +0.0035, +2.63, -1.93),
-        ("open", "CLIP a;o;c"): ("a;o;c", +7.10, +3.19, +0.81, +0.0002, +7.93, +0.52),
-        ("open", "CoOp a;o"): ("a;o", +10.53, +8.95, +1.29, +0.0003, +11.67, +2.64),
-        ("open", "CoOp a;o;c"): ("a;o;c", +12.01, +9.98, +1.89, +0.0382, +4.66, +3.07)},
-}
-
-
-def paper_table(table: int) -> pd.DataFrame:
-    "The paper's Table 2, 3 or 4 as a DataFrame (index: method, or (world, variant) for Table 4; a 'branch' column)."
-    key = next((k for k in PAPER_TABLES if k.startswith(f"Table {table} ")), None)
-    if key is None: raise InputValidationError(f"The MAC paper tables transcribed are 2, 3 and 4; got {table!r}.")
-    rows = PAPER_TABLES[key]
-    index = pd.MultiIndex.from_tuples(rows, names=["world", "method"]) if table == 4 else pd.Index(list(rows), name="method")
-    return pd.DataFrame([r for r in rows.values()], index=index, columns=["branch", *PAPER_COLUMNS])
 
 # %% ../nbs/50_mac.ipynb #4f27e6e0
 def branch_deltas(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS) -> pd.DataFrame:
