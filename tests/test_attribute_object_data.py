@@ -59,3 +59,44 @@ def test_export_is_deterministic_per_seed(tmp_path):
     assert load_mac(a).fingerprint == load_mac(b).fingerprint != load_mac(c).fingerprint
     assert draw_closed_world(np.random.default_rng(7)) == draw_closed_world(np.random.default_rng(7)) != \
         draw_closed_world(np.random.default_rng(8))
+
+
+# ---------------------------------------------------------------- the MAC loader on missing and torch-saved metadata (issue 19)
+
+def test_mac_without_metadata_fails_naming_it_and_where_to_get_it(tmp_path):
+    from vlconcepts.core import DatasetNotFound
+    root = export_mac(tmp_path / "mac", n=6, size=16)
+    (root / "metadata_multi_attr_split_all.json").unlink()
+    with pytest.raises(DatasetNotFound, match="MAC image metadata") as info: load_mac(root)
+    assert "metadata_multi_attr_split_all.t7" in str(info.value) and "github.com/xs1317/MAC" in str(info.value)
+    only_splits = load_mac(root, split_files_only=True)                     # asked for explicitly: the label space alone
+    assert len(only_splits) == 0 and only_splits.pairs
+
+
+def test_mac_missing_images_fail_or_are_dropped_when_asked(tmp_path, caplog):
+    from vlconcepts.core import DatasetNotFound
+    root = export_mac(tmp_path / "mac", n=6, size=16)
+    full = load_mac(root)
+    full.paths[2].unlink()
+    with pytest.raises(DatasetNotFound, match="1 of the 6 that metadata_multi_attr_split_all.json names are missing"): load_mac(root)
+    kept = load_mac(root, missing_images="drop")
+    assert len(kept) == 5 and full.paths[2] not in kept.paths and "1 of 6 images" in caplog.text
+    for p in kept.paths: p.unlink()
+    with pytest.raises(DatasetNotFound, match="6 of the 6"): load_mac(root, missing_images="drop")   # none left: never 0 images
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["torch.save zip format", "pre-1.6 torch.save format"])
+def test_mac_t7_metadata_as_the_release_writes_it(tmp_path, legacy):
+    "The release's composition_dataset.py reads metadata_multi_attr_split_all.t7 with torch.load: a torch.save'd list of dicts."
+    import json
+    import torch
+    root = export_mac(tmp_path / "mac", n=12, seed=3, size=16)
+    from_json = load_mac(root)
+    records = json.loads((root / "metadata_multi_attr_split_all.json").read_text())
+    records.append({"image": "gone.png", "attrs": ["red"], "obj": "cube", "set": "NA"})      # NA records are dropped, as the release does
+    records.append({"image": "gone2.png", "attrs": [], "obj": "cube", "set": "train"})      # so are records without attributes
+    (root / "metadata_multi_attr_split_all.json").unlink()
+    torch.save(records, root / "metadata_multi_attr_split_all.t7", _use_new_zipfile_serialization=not legacy)
+    from_t7 = load_mac(root)
+    assert (from_t7.paths, from_t7.splits, from_t7.attrs, from_t7.objs) == (from_json.paths, from_json.splits, from_json.attrs, from_json.objs)
+    assert from_t7.fingerprint == from_json.fingerprint

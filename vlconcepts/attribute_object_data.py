@@ -211,28 +211,54 @@ def export_mit_states(out: Path, n: Optional[int] = None, seed: int = 0, size: O
 MAC_SPLIT_DIR = "multi_attr_split_all"
 MAC_METADATA = ("metadata_multi_attr_split_all.json", "metadata_multi_attr_split_all.t7", "metadata_multi_attr_split.t7")
 MAC_LAYOUT = (f"<root>/{MAC_SPLIT_DIR}/{{train,val,test}}_pairs.txt   (attributes sorted alphabetically, object last)\n"
-              f"<root>/{MAC_METADATA[0]}   (optional: list of {{image, attrs, obj, set}}; or the .t7 version)\n"
-              "<root>/images/<image>")
-MAC_WHERE = ("the MAC release's DATASET/ folder (split files; images via its download_mac.py URL list), "
-             "or `vlconcepts world export mac --out <root>`")
+              f"<root>/{MAC_METADATA[1]} (torch.save'd list of {{image, attrs, obj, set}}; or {MAC_METADATA[2]}, or "
+              f"the same records as JSON in {MAC_METADATA[0]})\n"
+              "<root>/images/<image>   (every image the metadata names)")
+MAC_WHERE = ("github.com/xs1317/MAC, folder DATASET/ (the split files and the .t7 metadata; the images through its "
+             "download_mac.py, which fetches third-party URLs, so some may be gone), or `vlconcepts world export mac --out <root>`")
 MAC_DATASET = register_dataset(DatasetEntry(
     name="mac", title="MAC (multi-attribute compositions)", marker=f"mac/{MAC_SPLIT_DIR}/train_pairs.txt",
     layout=MAC_LAYOUT, where=MAC_WHERE))
 
 
 def _read_mac_metadata(path: Path) -> list:
-    "The metadata records of a JSON or torch-saved metadata file."
+    "The metadata records of a JSON or torch-saved (`.t7`, as the release's `torch.load` reads it) metadata file."
     try:
         if path.suffix == ".json":
             with open(path, encoding="utf-8") as f: return json.load(f)
         return torch.load(path, weights_only=True)
     except json.JSONDecodeError as e: raise format_error(path, e.lineno, f"invalid JSON ({e.msg})") from e
-    except Exception as e: raise DatasetFormatError(f"{path}: cannot be read ({e})") from e
+    except Exception as e: raise DatasetFormatError(f"{path}: cannot be read as {'JSON' if path.suffix == '.json' else 'a torch.save file'} ({e})") from e
 
 # %% ../nbs/04b_attribute_object_data.ipynb #bd27005d
+def _mac_records(root: Path, missing_images: str) -> tuple[list, list, list, list]:
+    "Paths, splits, attributes and objects of the images the metadata under `root` names; clear errors when it or images are missing."
+    metadata_path = next((root / m for m in MAC_METADATA if (root / m).exists()), None)
+    if metadata_path is None:
+        raise MAC_DATASET.missing(root / MAC_METADATA[1], name=f"MAC image metadata (one of {', '.join(MAC_METADATA)})")
+    records = _read_mac_metadata(metadata_path)
+    if not isinstance(records, list): raise DatasetFormatError(f"{metadata_path}: expected a list of records, got {type(records).__name__}")
+    paths, splits, attrs, objs = [], [], [], []
+    for k, r in enumerate(records):
+        if not isinstance(r, dict) or not {"image", "attrs", "obj", "set"} <= set(r) or not isinstance(r["attrs"], (list, tuple)):
+            raise DatasetFormatError(f"{metadata_path}: record {k} must be {{image, attrs: [..], obj, set}}; got {r!r:.120}")
+        if r["set"] == "NA" or not r["attrs"]: continue
+        paths.append(root / "images" / r["image"]); splits.append(r["set"]); attrs.append(tuple(sorted(r["attrs"]))); objs.append(r["obj"])
+    gone = [i for i, p in enumerate(paths) if not p.is_file()]
+    if gone and (missing_images == "error" or len(gone) == len(paths)):
+        raise MAC_DATASET.missing(paths[gone[0]], name=f"MAC images ({len(gone)} of the {len(paths)} that {metadata_path.name} names are "
+                                  f"missing, first {paths[gone[0]]}; missing_images='drop' keeps the others)")
+    if gone:
+        logger.warning(f"mac: {len(gone)} of {len(paths)} images named by {metadata_path.name} are missing under {root / 'images'}; dropped")
+        keep = sorted(set(range(len(paths))) - set(gone))
+        paths, splits, attrs, objs = ([x[i] for i in keep] for x in (paths, splits, attrs, objs))
+    return paths, splits, attrs, objs
+
+
 @MAC_DATASET.loads
-def load_mac(root: Optional[Path] = None) -> AttributeObjectDataset:
-    "Read MAC split files (and image metadata when present) under `root` (default `$VLCONCEPTS_DATA/mac`)."
+def load_mac(root: Optional[Path] = None, split_files_only: bool = False, missing_images: str = "error") -> AttributeObjectDataset:
+    "Read MAC under `root` (default `$VLCONCEPTS_DATA/mac`): split files, image metadata, images (`split_files_only`: the label space only)."
+    if missing_images not in ("error", "drop"): raise InputValidationError(f"missing_images must be 'error' or 'drop', got {missing_images!r}.")
     root = Path(root) if root is not None else data_dir() / "mac"
     require_path(root, "mac")
     split_dir = root / MAC_SPLIT_DIR if (root / MAC_SPLIT_DIR).is_dir() or not (root / "train_pairs.txt").exists() else root
@@ -243,18 +269,7 @@ def load_mac(root: Optional[Path] = None) -> AttributeObjectDataset:
         pairs[split] = sorted({(a, obj) for attrs, obj in compositions[split] for a in attrs})
     attributes = sorted({a for ps in pairs.values() for a, _ in ps})
     objects = sorted({o for ps in pairs.values() for _, o in ps})
-    paths, splits, attrs, objs = [], [], [], []
-    metadata_path = next((root / m for m in MAC_METADATA if (root / m).exists()), None)
-    if metadata_path is None: logger.info(f"mac: no image metadata ({MAC_METADATA[0]}) under {root}; loaded the split files only")
-    else:
-        records = _read_mac_metadata(metadata_path)
-        if not isinstance(records, list): raise DatasetFormatError(f"{metadata_path}: expected a list of records")
-        for k, r in enumerate(records):
-            if not isinstance(r, dict) or not {"image", "attrs", "obj", "set"} <= set(r) or not isinstance(r["attrs"], list):
-                raise DatasetFormatError(f"{metadata_path}: record {k} must be {{image, attrs: [..], obj, set}}; got {r!r:.120}")
-            if r["set"] == "NA" or not r["attrs"]: continue
-            paths.append(root / "images" / r["image"]); splits.append(r["set"])
-            attrs.append(tuple(sorted(r["attrs"]))); objs.append(r["obj"])
+    paths, splits, attrs, objs = ([], [], [], []) if split_files_only else _mac_records(root, missing_images)
     return AttributeObjectDataset("mac", root, paths, splits, {"attributes": attributes, "objects": objects},
                                   attrs=attrs, objs=objs, split_pairs=pairs, split_compositions=compositions)
 
