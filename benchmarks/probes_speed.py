@@ -16,7 +16,7 @@ from pathlib import Path
 import torch
 
 import vlconcepts.core  # noqa: F401  (guarded torchvision import before transformers)
-from vlconcepts.compprompts import compprompts_training_captions
+from vlconcepts.caption_data import caption_corpus
 from vlconcepts.probes import (ProbeConfig, TrainedProbe, VectorConditionedT5, _label_ids, fit, probe_t5,
                                train_probe_tokenizer)
 
@@ -50,7 +50,7 @@ def main():
     parser.add_argument("--device", default="all", help="cpu, cuda or all (cpu, and cuda when available)")
     args = parser.parse_args()
     config = ProbeConfig()
-    captions = compprompts_training_captions(4000, seed=1).prompt.tolist()
+    captions = list(dict.fromkeys(c for c, _ in caption_corpus(4000, seed=1)))
     devices = ["cpu", "cuda"] if args.device == "all" else [args.device]
     devices = [d for d in devices if d == "cpu" or torch.cuda.is_available()]
     print(f"tiny probe: d_model {config.d_model}, {config.n_layers} layers, batch {config.batch_size}, "

@@ -50,3 +50,14 @@ def test_missing_and_malformed_caption_data(tmp_path, monkeypatch):
     (tmp_path / "cc3m" / CC3M_TRAIN_FILE).write_text("a cube\turl\textra\n")
     with pytest.raises(DatasetFormatError, match="line 1"):
         load_captions()
+
+
+def test_caption_corpus_mix_makes_negations_counts_and_two_objects_rare():
+    from vlconcepts.caption_data import CAPTION_CORPUS_MIX, caption_corpus, construction_shares
+    shares = construction_shares([c for c, _ in caption_corpus(1500, seed=4)])["share (%)"]
+    assert shares["negation"] < 4 and shares["multiples"] < 5 and shares["two or more objects"] < 20
+    uniform = construction_shares([c for c, _ in caption_corpus(600, seed=4, weights=None)])["share (%)"]
+    assert uniform["negation"] > 10                                           # 2 of 12 kinds negate when drawn uniformly
+    assert abs(sum(CAPTION_CORPUS_MIX.values()) - 1) < 1e-9
+    hand = construction_shares(["a red cube", "no red cube", "a cube that is not red", "two cubes", "a man walking a dog"])
+    assert hand["captions"].to_dict() == {"negation": 2, "multiples": 1, "two or more objects": 1}

@@ -72,3 +72,16 @@ def test_bad_requests_are_clear_errors():
     with pytest.raises(InputValidationError, match="only"):
         compprompts_training_captions(10, exclude=compprompts(cells=["1 unique object: 0 attributes"]),
                                       cells=["1 unique object: 0 attributes"])
+
+
+def test_world_vocabulary_variant_uses_only_world_words_and_keeps_half_trainable():
+    from vlconcepts.caption_data import caption_corpus
+    from vlconcepts.compprompts import WORLD_CELLS, WORLD_MISSING_CELLS, world_compprompts
+    world = world_compprompts(seed=0, per_cell=40)
+    assert set(world.cell) == {c.name for c in WORLD_CELLS} and not set(world.cell) & set(WORLD_MISSING_CELLS)
+    corpus_words = set(" ".join(c for c, _ in caption_corpus(3000, seed=0)).split())
+    assert set(" ".join(world.prompt).split()) <= corpus_words                 # every word is one the world corpus uses
+    sizes = world.groupby("cell").size()
+    assert sizes["1 unique object: 0 attributes"] == 1 and sizes["1 unique object: 1 spatial"] == 3   # half of 3 and of 6
+    assert sizes.max() == 40 and world.prompt.is_unique
+    assert world_compprompts(seed=0, per_cell=10).prompt.tolist() == world.groupby("cell", sort=False).head(10).prompt.tolist()

@@ -9,7 +9,7 @@ import torch
 from PIL import Image
 
 from vlconcepts.compprompts import compprompts
-from vlconcepts.controlled_imcaps import (PAPER_EM_LINK, category_summary, compare_models, em_by_category,
+from vlconcepts.controlled_imcaps import (category_summary, compare_models, em_by_category,
                                           em_link_table, instance_check, load_user_pairs, pair_scores, score_frame)
 from vlconcepts.core import DatasetFormatError, InputValidationError
 
@@ -46,7 +46,8 @@ def test_summary_comparison_link_and_instance_check():
     assert table.loc["Verb 1-obj", "CIC image score"] == 100
     check = instance_check(frame, np.arange(40) < 10, "random")
     assert check["pairs"].tolist() == [30, 10]
-    assert set(PAPER_EM_LINK.table) == {"Table 4", "Table 7", "Table 8", "Table 9"}
+    from vlconcepts.core import paper_table
+    assert set(paper_table("probes", "table4_7_9").index.get_level_values("table")) == {"Table 4", "Table 7", "Table 8", "Table 9"}
 
 
 @pytest.fixture
@@ -72,9 +73,22 @@ def test_user_pairs_json(coco, tmp_path):
     assert pairs.image_files[0] == (coco / "val2017/a.jpg", coco / "val2017/b.jpg")
 
 
+def test_user_pairs_in_the_public_temporal_json_format(coco, tmp_path):
+    "44_probes_imcaps source=<file>: the reporting_bias temporal.json records (two per pair) were rejected ('expected an object')."
+    records = [{"filename": "val2017/b.jpg", "caption_options": ["A person after opening an umbrella", "A person before opening an umbrella"],
+                "gold_index": 1},
+               {"filename": "val2017/a.jpg", "caption_options": ["A person after opening an umbrella", "A person before opening an umbrella"],
+                "gold_index": 0}]
+    path = tmp_path / "temporal.json"
+    path.write_text(json.dumps(records))
+    pairs = load_user_pairs(path, image_root=coco)
+    assert pairs.types == ["temporal"] and pairs.words == [("after", "before")]
+    assert pairs.image_files[0] == (coco / "val2017/a.jpg", coco / "val2017/b.jpg")
+
+
 @pytest.mark.parametrize("content, message", [
     ("[1, 2", "not valid JSON"),
-    ({"records": []}, "expected an object"),
+    ({"records": []}, "key 'pairs' is missing"),
     ({"pairs": []}, "'pairs' is empty"),
     ({"pairs": ["x"]}, "is a str, not an object"),
     ({"pairs": [{**RECORD, "type": "count"}]}, "is not one of"),

@@ -29,8 +29,9 @@ __all__ = ['logger', 'IMCAPS_TYPES', 'STATE_CHANGE_VERBS', 'IMCAPS_VOCAB', 'NOUN
            'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS', 'CAPTION_CORPUS_MIX', 'NEGATION_WORDS',
            'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'COCO_DATASET', 'image_side', 'bottom_height', 'stands_on',
            'imcaps_caption_holds', 'ImCapsPair', 'differing_words', 'draw_candidate_pair', 'make_imcaps_pair',
-           'ImageCaptionPairs', 'export_controlled_imcaps', 'load_controlled_imcaps', 'corpus_caption',
-           'caption_corpus', 'construction_shares', 'CaptionCorpus', 'export_captions', 'load_captions']
+           'ImageCaptionPairs', 'export_controlled_imcaps', 'read_pair_records', 'load_controlled_imcaps',
+           'corpus_caption', 'caption_corpus', 'construction_shares', 'CaptionCorpus', 'export_captions',
+           'load_captions']
 
 # %% ../nbs/04e_caption_data.ipynb #bca9d25f
 IMCAPS_TYPES = ("spatial-1", "spatial-2", "temporal", "verb-1", "verb-2", "adjective")
@@ -345,7 +346,7 @@ def _pairs_from_reporting_bias(records: list, file: Path) -> list[dict]:
     return pairs
 
 
-def _read_pair_records(file: Path) -> list[dict]:
+def read_pair_records(file: Path) -> list[dict]:
     "The pair records of a ControlledImCaps JSON file: ours (`{'pairs': [...]}` or a list of them) or reporting_bias's."
     try: content = json.loads(file.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as e: raise DatasetFormatError(f"{file}: not valid JSON ({e}).") from e
@@ -362,7 +363,7 @@ def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = 
     path = Path(path) if path is not None else data_dir() / "controlled-imcaps"
     file = path if path.is_file() else path / "pairs.json"
     if not file.is_file(): raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
-    records = _read_pair_records(file)
+    records = read_pair_records(file)
     root = file.parent
     image_files, captions, words, types = [], [], [], []
     for k, record in enumerate(records):

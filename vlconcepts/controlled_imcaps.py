@@ -17,17 +17,16 @@ from scipy import stats
 
 from .cache import FeatureCache, cached_activations, cached_image_features, cached_text_features
 from .caption_data import (IMCAPS_TYPES, ImageCaptionPairs, differing_words, export_controlled_imcaps,
-                                     load_controlled_imcaps)
+                                     load_controlled_imcaps, read_pair_records)
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, cache_dir, get_logger,
                              progress)
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'SCORES', 'PROMPT_TYPE', 'PAPER_SOURCE', 'PAPER_EM_LINK', 'PAPER_CATEGORY_MEANS', 'PAPER_INSTANCE',
-           'PAIR_KEYS', 'pair_scores', 'score_frame', 'bootstrap_interval', 'category_summary', 'compare_models',
-           'imcaps_world', 'controlled_imcaps_data', 'pair_similarities', 'em_by_category', 'caption_em_by_type',
-           'em_link_table', 'instance_check', 'check_pair_records', 'load_user_pairs']
+__all__ = ['logger', 'SCORES', 'PROMPT_TYPE', 'PAIR_KEYS', 'pair_scores', 'score_frame', 'bootstrap_interval', 'category_summary',
+           'compare_models', 'imcaps_world', 'controlled_imcaps_data', 'pair_similarities', 'em_by_category',
+           'caption_em_by_type', 'em_link_table', 'instance_check', 'check_pair_records', 'load_user_pairs']
 
 # %% ../nbs/42_controlled_imcaps.ipynb #d2fb4c8f
 def pair_scores(sim) -> dict[str, np.ndarray]:
@@ -130,28 +129,6 @@ def pair_similarities(model, pairs: ImageCaptionPairs, batch_size: int = 64, cac
 # %% ../nbs/42_controlled_imcaps.ipynb #55a05841
 PROMPT_TYPE = {"spatial-1": "Spatial 1-obj L/R", "spatial-2": "Spatial 2-obj L/R", "temporal": "Temporal",
                "verb-1": "Verb 1-obj", "verb-2": "Verb 2-obj", "adjective": "Adjectives"}  # the tables' row names
-PAPER_SOURCE = "Kamath, Hessel & Chang (EMNLP 2023), arXiv 2305.14897"
-_PAPER_ROWS = {  # table: (model, {type: (EM on CompPrompts, CIC image score, CIC text score)})
-    4: ("CLIP ViT-L/14", {"spatial-1": (28.5, 4.0, 15.0), "spatial-2": (4.4, 4.0, 8.0), "temporal": (26.8, 7.0, 30.0),
-                          "verb-1": (71.6, 84.0, 89.0), "verb-2": (37.2, 46.0, 63.0), "adjective": (81.8, 65.0, 85.0)}),
-    7: ("CLIP ViT-B/32", {"spatial-1": (27.2, 1.0, 10.0), "spatial-2": (0.6, 4.0, 10.0), "temporal": (7.3, 4.0, 35.0),
-                          "verb-1": (15.4, 71.0, 77.0), "verb-2": (6.6, 43.0, 59.0), "adjective": (38.2, 74.0, 92.0)}),
-    8: ("negCLIP ViT-B/32", {"spatial-1": (26.0, 1.0, 13.0), "spatial-2": (15.0, 3.0, 13.0), "temporal": (23.0, 8.0, 35.0),
-                             "verb-1": (20.6, 84.0, 94.0), "verb-2": (39.4, 70.0, 87.0), "adjective": (42.2, 95.0, 92.0)}),
-    9: ("RoBERTa-CLIP ViT-B/32", {"spatial-1": (92.3, 1.0, 10.0), "spatial-2": (28.3, 2.0, 20.0),
-                                  "temporal": (18.5, 2.0, 23.0), "verb-1": (30.0, 75.0, 91.0),
-                                  "verb-2": (48.8, 50.0, 65.0), "adjective": (17.0, 80.0, 87.0)}),
-}
-PAPER_EM_LINK = pd.DataFrame([{"table": f"Table {t}", "model": model, "type": kind, "prompt type": PROMPT_TYPE[kind],
-                               "EM on CompPrompts": em, "CIC image score": image, "CIC text score": text}
-                              for t, (model, rows) in _PAPER_ROWS.items() for kind, (em, image, text) in rows.items()])
-PAPER_CATEGORY_MEANS = pd.DataFrame(  # §4.2: mean over the four VL models, image | text score (± 95% interval)
-    [("spatial", 2.5, 2.2, 12.4, 3.7, 27.8), ("temporal", 5.3, 2.7, 30.8, 4.8, 18.9),
-     ("verbs", 65.4, 5.0, 78.1, 4.8, 33.7), ("adjectives", 78.5, 7.0, 89.0, 3.5, 44.8)],
-    columns=["category", "image", "image ±", "text", "text ±", "EM on CompPrompts"]).set_index("category")
-PAPER_INSTANCE = pd.DataFrame(  # §4.4-4.5, CLIP ViT-L/14: % of pairs whose score is zero
-    {"image score zero %": [96.0, 59.0], "text score zero %": [83.0, 47.0]},
-    index=pd.Index(["not recovered (either caption)", "recovered (both captions)"], name="reconstruction"))
 
 # %% ../nbs/42_controlled_imcaps.ipynb #6a46274e
 def em_by_category(prompts: pd.DataFrame, correct) -> pd.Series:
@@ -223,16 +200,15 @@ def check_pair_records(content, file: Path, image_root: Path) -> None:
 
 
 def load_user_pairs(path: str | Path, image_root: str | Path | None = None) -> ImageCaptionPairs:
-    "Read a user's ControlledImCaps pairs JSON (format above), checked; images relative to `image_root` (default: its folder)."
+    "Read a user's ControlledImCaps pairs JSON (ours, or the public temporal.json), checked; images relative to `image_root` (default: its folder)."
     path = Path(path).expanduser()
     file = path / "pairs.json" if path.is_dir() else path
     if not file.is_file():
         raise DatasetFormatError(f"{file}: no such pairs file; write one in the ControlledImCaps JSON format "
                                  "({'pairs': [{'type', 'image_0', 'caption_0', 'image_1', 'caption_1'}, ...]}).")
-    try: content = json.loads(file.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise DatasetFormatError(f"{file}: not valid JSON ({e}).") from e
+    records = read_pair_records(file)     # ours ({'pairs': [...]} or a bare list) or reporting_bias's temporal.json
     root = Path(image_root).expanduser() if image_root is not None else file.parent
-    check_pair_records(content, file, root)
+    check_pair_records({"pairs": records}, file, root)
     pairs = load_controlled_imcaps(file, check_images=False)
-    pairs.image_files = [(root / r["image_0"], root / r["image_1"]) for r in content["pairs"]]
+    pairs.image_files = [(root / r["image_0"], root / r["image_1"]) for r in records]
     return pairs

@@ -11,8 +11,9 @@ import os
 import re
 import shutil
 import unicodedata
+import warnings
 from collections import Counter
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Optional, Sequence
@@ -23,21 +24,24 @@ import torch
 from torch import nn
 
 from .cache import CacheKey, cached_activations, cached_text_features, dataset_fingerprint
-from .caption_data import export_captions, load_captions
-from .compprompts import compprompts, compprompts_training_captions, excluded_prompts
+from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
+from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
                              progress, seed_everything)
 from .models import hash_state_dict, load_model
+from .stats import mean_se
+from .toyclip import sha256_of
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PAPER_ENCODERS', 'PAPER_PROBES', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'PROBE_SPECIAL_TOKENS',
-           'AUTOENCODER_SPEC', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
-           'shuffled_percent', 'bleu4', 'ProbeConfig', 'probe_vocabulary', 'train_probe_tokenizer', 'probe_tokenizer',
-           'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'fit', 'held_out_captions',
-           'remove_held_out', 'check_held_out', 'probe_training_captions', 'TrainedProbe', 'trained_autoencoder',
-           'encoder_vectors', 'train_or_load_probe', 'probe_predictions', 'probe_summary', 'main']
+__all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'PROBE_SPECIAL_TOKENS', 'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC',
+           'PATTERN_GROUPS', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
+           'shuffled_percent', 'bleu4', 'ProbeConfig', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer',
+           'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'fit',
+           'held_out_captions', 'remove_held_out', 'check_held_out', 'probe_training_captions', 'validation_split',
+           'TrainedProbe', 'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe', 'usable_encoders',
+           'probe_predictions', 'probe_summary', 'probe_pattern']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -75,58 +79,15 @@ def shuffled_percent(predictions: Sequence[str], targets: Sequence[str]) -> floa
 def bleu4(predictions: Sequence[str], targets: Sequence[str]) -> float:
     "Corpus BLEU-4 (sacrebleu, `13a` tokenisation, `exp` smoothing, one reference each) of normalised strings, 0-100."
     import sacrebleu
+    for name, value in (("predictions", predictions), ("targets", targets)):
+        if isinstance(value, str): raise InputValidationError(f"bleu4 takes lists of strings; {name} is one string ({value[:40]!r}): wrap it in a list.")
     predictions, targets = list(predictions), list(targets)
     if len(predictions) != len(targets): raise InputValidationError(f"{len(predictions)} predictions for {len(targets)} targets.")
+    if not predictions: raise InputValidationError("bleu4 needs at least one prediction and one target.")
+    bad = [x for x in predictions + targets if not isinstance(x, str)]
+    if bad: raise InputValidationError(f"bleu4 takes strings; got a {type(bad[0]).__name__} ({bad[0]!r}).")
     return sacrebleu.corpus_bleu([normalize_caption(p) for p in predictions], [[normalize_caption(t) for t in targets]],
                                  tokenize="13a", smooth_method="exp").score
-
-# %% ../nbs/41_probes.ipynb #bbd063fb
-PAPER_ENCODERS = ("CLIP ViT-B/32", "CLIP ViT-L/14", "negCLIP ViT-B/32", "RoBERTa-CLIP ViT-B/32", "SBERT")
-_T2_ONE = ("0 attributes", "1 adj.", "1 spatial", "1 1-obj verb", "2 adj.", "1 adj + 1 spatial", "1 adj + 1 1-obj verb",
-           "1 spatial + 1 1-obj verb", "1 temp. + 1 1-obj verb")
-_T2_TWO = ("0 attributes", "1 adj.", "1 spatial", "1 1-obj verb", "1 2-obj verb", "2 adj.", "1 adj + 1 spatial",
-           "1 adj + 1 1-obj verb", "1 adj + 1 2-obj verb", "1 spatial + 1 1-obj verb", "1 spatial + 1 2-obj verb",
-           "2 spatial", "1 temp. + 1 1-obj verb", "1 temp. + 1 2-obj verb", "2 verbs")
-_PAPER_EM = {  # (table, row) -> (column headings, one row of EM per encoder in PAPER_ENCODERS order)
-    ("Table 2", "1 unique object"): (_T2_ONE, [
-        [3.0, 38.2, 34.6, 15.4, 14.4, 47.0, 36.4, 15.6, 17.0], [33.0, 81.8, 53.2, 71.6, 23.2, 43.8, 62.6, 6.2, 58.6],
-        [2.3, 42.2, 57.2, 20.6, 20.8, 63.6, 50.4, 22.8, 42.4], [1.3, 17.0, 89.4, 30.0, 42.2, 83.4, 59.8, 5.6, 28.4],
-        [54.0, 91.8, 91.8, 78.4, 35.6, 85.6, 76.8, 21.2, 57.6]]),
-    ("Table 2", "2 unique objects"): (_T2_TWO, [
-        [13.4, 15.8, 6.2, 1.6, 6.6, 17.8, 6.2, 0.8, 7.2, 8.8, 4.2, 1.2, 1.6, 3.4, 1.8],
-        [48.4, 30.2, 17.8, 5.0, 37.2, 23.6, 14.0, 1.4, 21.0, 16.6, 7.8, 0.6, 0.2, 21.6, 4.8],
-        [52.8, 41.4, 36.2, 12.2, 39.4, 35.6, 24.8, 4.8, 24.2, 28.6, 16.4, 12.4, 7.4, 19.2, 8.8],
-        [47.6, 29.0, 34.0, 14.6, 48.8, 24.0, 20.7, 8.0, 29.8, 30.5, 39.2, 5.6, 0.4, 26.8, 1.6],
-        [56.0, 41.8, 44.8, 11.2, 48.8, 32.8, 30.3, 8.0, 30.2, 31.9, 23.8, 3.0, 4.4, 4.8, 10.8]]),
-    ("Table 3", "1 unique object + multiples"): (("0 attributes", "1 adj.", "1 spatial", "1 1-obj verb"), [
-        [0.3, 15.0, 9.6, 9.4], [3.0, 14.8, 10.8, 16.8], [1.0, 9.4, 11.2, 12.8], [0.7, 4.6, 16.0, 6.4], [37.3, 56.6, 48.4, 33.2]]),
-    ("Table 3", "2 unique objects + multiples"): (("0 attributes", "1 spatial", "1 2-obj verb"), [
-        [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.2], [0.6, 0.2, 0.6], [0.0, 0.0, 0.0]]),
-    ("Table 3", "1 unique object + negation"): (("1 adj.", "1 spatial", "1 1-obj verb"), [
-        [18.0, 7.4, 6.8], [10.4, 6.4, 7.8], [1.8, 2.2, 14.2], [43.8, 50.4, 58.4], [32.8, 4.6, 19.4]]),
-    ("Table 3", "2 unique objects + negation"): (("1 spatial", "1 2-obj verb"), [
-        [0.6, 0.8], [0.4, 0.4], [2.6, 1.8], [12.6, 13.6], [2.6, 2.6]]),
-}
-_PAPER_AVERAGES = {  # (table, metric) -> one value per encoder (PAPER_ENCODERS, then the proof-of-concept T5)
-    ("Table 1", "EM"): (13.2, 28.5, 28.6, 28.9, 41.6, 92.9),
-    ("Table 5", "BLEU-4"): (33.3, 46.0, 50.2, 52.0, 56.7, None),
-    ("Table 6", "shuffled %"): (51.8, 55.5, 37.2, 62.8, 44.2, None),
-}
-
-
-def _paper_rows() -> list[dict]:
-    "The transcribed tables as long rows."
-    rows = [dict(table=table, encoder=encoder, row=row, column=column, cell=f"{row}: {column}", metric="EM", value=value)
-            for (table, row), (columns, values) in _PAPER_EM.items()
-            for encoder, per_column in zip(PAPER_ENCODERS, values, strict=True)
-            for column, value in zip(columns, per_column, strict=True)]
-    rows += [dict(table=table, encoder=encoder, row="all", column="all", cell="all", metric=metric, value=value)
-             for (table, metric), values in _PAPER_AVERAGES.items()
-             for encoder, value in zip(PAPER_ENCODERS + ("Proof-of-concept T5",), values, strict=True) if value is not None]
-    return rows
-
-
-PAPER_PROBES = pd.DataFrame(_paper_rows())  # source: Kamath, Hessel & Chang, EMNLP 2023, Tables 1, 2, 3, 5, 6
 
 # %% ../nbs/41_probes.ipynb #356e0f8e
 @dataclass(frozen=True)
@@ -141,18 +102,19 @@ class ProbeConfig:
     n_heads: int = 4
     captions: str = "world"          # "world" (the synthetic caption corpus) or a CC3M caption TSV (file or folder)
     n_captions: int = 8_000          # captions drawn from the corpus (0: all of a TSV)
-    n_grammar_captions: int = 16_000 # extra captions from the CompPrompts grammar, evaluation prompts held out
-    compprompts_seed: int = 0        # the CompPrompts draw whose prompts (and counterparts) are held out of training
+    corpus_seed: int = 0             # which corpus draw (or CC3M subsample): the same captions for every probe seed
+    validation_fraction: float = 0.1 # captions held out for the validation loss (the paper's 90/10 split)
+    compprompts_seed: int = 0        # the CompPrompts draws whose prompts (and counterparts) are held out of training
     steps: int = 400                 # optimiser steps
     batch_size: int = 64             # captions per step (over all processes)
     optimizer: str = "adamw"         # "adamw" (tiny) or "adafactor" (the paper)
     lr: float = 3e-3                 # peak learning rate
     warmup: int = 30                 # linear warm-up steps, then linear decay to 10% ("adafactor": constant)
     max_length: int = 24             # target tokens (longer captions are cut)
-    checkpoint_every: int = 100      # steps between checkpoints (the unit of resumption)
+    checkpoint_every: int = 100      # steps between checkpoints and validation losses (the unit of resumption)
     num_beams: int = 5               # beam search width at decoding
     autoencoder_steps: int = 400     # joint encoder-decoder steps of the proof-of-concept autoencoder
-    seed: int = 0                    # initialisation, batch order and the autoencoder's dimension shuffle
+    seed: int = 0                    # split, initialisation, batch order and the autoencoder's dimension shuffle
 
     def key(self) -> dict:
         "The fields that decide the trained weights (not the decoding width), and which vocabulary rule a trained tokenizer follows."
@@ -161,11 +123,25 @@ class ProbeConfig:
 
 
 PAPER_PROBE_CONFIG = ProbeConfig(decoder="t5-large", tokenizer="t5-large", captions="cc3m", n_captions=0,
-                                 n_grammar_captions=0, steps=22_000, batch_size=512, optimizer="adafactor", lr=1e-3,
+                                 steps=22_000, batch_size=512, optimizer="adafactor", lr=1e-3,
                                  warmup=0, max_length=64, checkpoint_every=1000, autoencoder_steps=22_000)
 
-SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, n_grammar_captions=300, steps=4, autoencoder_steps=4, batch_size=32,
+SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, batch_size=32,
                                  d_model=32, d_ff=64, n_layers=1, n_heads=2, checkpoint_every=4, num_beams=2, max_length=16)
+
+
+def probe_config(profile: str = "tiny", overrides: dict | Sequence[str] = ()) -> ProbeConfig:
+    "The profile's config ('tiny', 'paper' or 'smoke') with `overrides` ({field: value} or 'field=value' strings, typed like the field)."
+    configs = {"tiny": ProbeConfig(), "paper": PAPER_PROBE_CONFIG, "smoke": SMOKE_PROBE_CONFIG}
+    if profile not in configs: raise InputValidationError(f"profile must be one of {sorted(configs)}; got {profile!r}.")
+    config, types = configs[profile], {f.name: type(getattr(ProbeConfig(), f.name)) for f in fields(ProbeConfig)}
+    pairs = overrides.items() if isinstance(overrides, dict) else [str(o).partition("=")[::2] for o in overrides]
+    for key, value in pairs:
+        if key not in types: raise InputValidationError(f"unknown ProbeConfig field {key!r}; choose from {sorted(types)}.")
+        if isinstance(value, str) and types[key] is not str:
+            value = value.lower() in ("1", "true", "yes") if types[key] is bool else types[key](value)
+        config = replace(config, **{key: value})
+    return config
 
 # %% ../nbs/41_probes.ipynb #6a6c6b11
 PROBE_SPECIAL_TOKENS = ("<pad>", "</s>", "<unk>")   # T5's ids 0, 1, 2
@@ -298,21 +274,63 @@ def batch_indices(n_items: int, step: int, batch_size: int, seed: int, rank: int
     return order[within * batch_size:(within + 1) * batch_size][rank::world_size]
 
 # %% ../nbs/41_probes.ipynb #d67859c6
+KEEP_CHECKPOINTS = 2   # the newest two: a damaged newest one falls back to the one before
+
+
 def _checkpoints(run_dir: Path) -> list[Path]:
     "Complete checkpoints of a run, oldest first."
     return sorted(p for p in Path(run_dir).glob("step-*") if p.is_dir())
 
 
+def _write_sha256(folder: Path):
+    "Write `folder/sha256.json`: the SHA-256 of every other file in the folder."
+    digests = {str(p.relative_to(folder)): sha256_of(p) for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "sha256.json"}
+    with atomic_write(folder / "sha256.json", "w") as f: json.dump(digests, f, indent=0)
+
+
+def _sha256_problem(folder: Path) -> str | None:
+    "None when every file `folder/sha256.json` lists is there with its recorded SHA-256, else what is wrong."
+    try: digests = json.loads((folder / "sha256.json").read_text())
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e: return f"sha256.json unreadable ({type(e).__name__})"
+    for name, digest in digests.items():
+        if not (folder / name).is_file(): return f"{name} is missing"
+        if sha256_of(folder / name) != digest: return f"{name} does not match its SHA-256"
+    return None
+
+
 def _save_checkpoint(accelerator, run_dir: Path, step: int):
-    "Write the training state for `step` atomically (tmp folder, then rename) and drop older checkpoints."
+    "Write the training state for `step` atomically (tmp folder with its SHA-256s, then rename); keep the newest two."
     run_dir, final = Path(run_dir), Path(run_dir) / f"step-{step:07d}"
     tmp = run_dir / f"tmp-{step:07d}"
     accelerator.save_state(str(tmp), safe_serialization=False)
     accelerator.wait_for_everyone()
     if accelerator.is_main_process:
+        _write_sha256(tmp)
+        if final.exists(): shutil.rmtree(final)          # a damaged checkpoint of this step, trained again
         os.replace(tmp, final)
-        for old in _checkpoints(run_dir)[:-1]: shutil.rmtree(old, ignore_errors=True)
+        for old in _checkpoints(run_dir)[:-KEEP_CHECKPOINTS]: shutil.rmtree(old, ignore_errors=True)
     accelerator.wait_for_everyone()
+
+# %% ../nbs/41_probes.ipynb #159dafb2
+def _step_of(checkpoint: Path) -> int: return int(checkpoint.name.split("-")[1])
+
+
+def _resume(accelerator, run_dir: Path, steps: int) -> int:
+    "Load the newest checkpoint of `run_dir` that reads cleanly (a damaged one falls back to the one before); its step, or 0."
+    found = _checkpoints(run_dir)
+    if found and _step_of(found[-1]) > steps:
+        raise InputValidationError(f"{run_dir} holds a run of {_step_of(found[-1])} steps, longer than the {steps} asked for; "
+                                   "train into another folder, or delete this one to start again.")
+    for checkpoint in reversed(found):
+        problem = _sha256_problem(checkpoint)
+        if problem is None:
+            try:
+                accelerator.load_state(str(checkpoint))
+                return _step_of(checkpoint)
+            except Exception as error: problem = f"{type(error).__name__}: {str(error)[:200]}"
+        warnings.warn(f"probe checkpoint {checkpoint} is damaged ({problem}); falling back to the one before.")
+    if found: raise VLConceptsError(f"none of the {len(found)} checkpoints in {run_dir} reads cleanly; delete the folder to train again.")
+    return 0
 
 # %% ../nbs/41_probes.ipynb #1fd7a075
 def _optimizer(model: nn.Module, config: ProbeConfig):
@@ -328,21 +346,66 @@ def _optimizer(model: nn.Module, config: ProbeConfig):
     schedule = lambda step: min((step + 1) / warm, 1.0 - 0.9 * max(step - warm, 0) / max(total - warm, 1))
     return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
 
+# %% ../nbs/41_probes.ipynb #cdb354e2
+def _validation_loss(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, batch_size: int, device) -> float:
+    "Token-weighted mean teacher-forced loss of `labels` (-100 = padding) given `inputs`, without gradients."
+    model.eval()
+    total, tokens = 0.0, 0
+    with torch.no_grad():
+        for start in range(0, len(labels), batch_size):
+            batch = labels[start:start + batch_size]
+            n = int((batch != -100).sum())
+            total += float(model(inputs[start:start + batch_size].to(device), batch.to(device))) * n
+            tokens += n
+    model.train()
+    return total / max(tokens, 1)
+
+
+def _read_best(run_dir: Path) -> dict | None:
+    "The run's `best.json` (step, loss, sha256, history), or None."
+    path = Path(run_dir) / "best.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def _record_validation(accelerator, model, run_dir: Path, step: int, loss: float, best: dict | None) -> dict:
+    "Add (step, loss) to the history; save the weights as `best.pt` when `loss` is the lowest so far."
+    improved = best is None or loss < best["loss"]
+    record = {**(best or {}), "history": [*(best or {}).get("history", []), [step, loss]]}
+    if improved: record.update(step=step, loss=loss)
+    if accelerator.is_main_process:
+        if improved:
+            state = {k: v.detach().cpu() for k, v in accelerator.unwrap_model(model).state_dict().items()}
+            with atomic_write(run_dir / "best.pt", "wb") as f: torch.save(state, f)
+            record["sha256"] = sha256_of(run_dir / "best.pt")
+        with atomic_write(run_dir / "best.json", "w") as f: json.dump(record, f)
+    accelerator.wait_for_everyone()
+    return _read_best(run_dir) or record
+
+
+def _load_best(model: nn.Module, run_dir: Path):
+    "Load `run_dir/best.pt` into `model`, after checking its SHA-256 against `best.json`."
+    best, path = _read_best(run_dir), Path(run_dir) / "best.pt"
+    if not path.is_file() or sha256_of(path) != best.get("sha256"):
+        raise VLConceptsError(f"{path} (the lowest-validation-loss weights, step {best['step']}) is missing or damaged; "
+                              f"delete {run_dir} to train again.")
+    model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+
 # %% ../nbs/41_probes.ipynb #ca88158f
 def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: ProbeConfig, run_dir: Path | str,
-        steps: int | None = None, device: str = "auto", on_step: Optional[Callable[[int, float], None]] = None) -> nn.Module:
-    "Train `model(inputs[i], labels[i]) -> loss` for `steps` (default `config.steps`), resuming from `run_dir`'s newest checkpoint."
+        steps: int | None = None, device: str = "auto", on_step: Optional[Callable[[int, float], None]] = None,
+        validation: tuple[torch.Tensor, torch.Tensor] | None = None) -> nn.Module:
+    "Train `model(inputs[i], labels[i]) -> loss` for `steps` (default `config.steps`), resuming from `run_dir`; with `validation=(inputs, labels)`, return the lowest-validation-loss weights."
     from accelerate import Accelerator
     steps = config.steps if steps is None else steps
     if len(inputs) != len(labels): raise InputValidationError(f"{len(inputs)} inputs for {len(labels)} label rows.")
+    if validation is not None and (len(validation) != 2 or len(validation[0]) != len(validation[1]) or not len(validation[1])):
+        raise InputValidationError("validation must be (inputs, labels) with the same, non-zero number of rows.")
     accelerator = Accelerator(cpu=pick_device(device).type == "cpu")
     optimizer, schedule = _optimizer(model, config)
     model, optimizer, schedule = accelerator.prepare(model, optimizer, schedule)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
-    start = 0
-    if _checkpoints(run_dir):
-        accelerator.load_state(str(_checkpoints(run_dir)[-1]))
-        start = int(_checkpoints(run_dir)[-1].name.split("-")[1])
+    start = _resume(accelerator, run_dir, steps)
+    best = _read_best(run_dir) if validation is not None else None
     model.train()
     bar = progress(range(start, steps), desc=f"probe training ({run_dir.name})", total=steps, initial=start)
     for step in bar:
@@ -350,16 +413,23 @@ def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: Pr
         loss = model(inputs[rows].to(accelerator.device), labels[rows].to(accelerator.device))
         accelerator.backward(loss)
         optimizer.step(); schedule.step(); optimizer.zero_grad()
-        if (step + 1) % config.checkpoint_every == 0 or step + 1 == steps: _save_checkpoint(accelerator, run_dir, step + 1)
+        if (step + 1) % config.checkpoint_every == 0 or step + 1 == steps:
+            if validation is not None:
+                loss_v = _validation_loss(model, *validation, config.batch_size, accelerator.device)
+                best = _record_validation(accelerator, model, run_dir, step + 1, loss_v, best)
+            _save_checkpoint(accelerator, run_dir, step + 1)
         if on_step is not None: on_step(step + 1, loss.item())
     model.eval()
-    return accelerator.unwrap_model(model)
+    model = accelerator.unwrap_model(model)
+    if validation is not None and _read_best(run_dir) is not None: _load_best(model, run_dir)
+    return model
 
 # %% ../nbs/41_probes.ipynb #2aa7b1ae
 @lru_cache(maxsize=4)
 def held_out_captions(seed: int = 0) -> frozenset[str]:
-    "Normalised CompPrompts prompts of the full draw `seed` and their word-order counterparts: never trained on."
-    return frozenset(normalize_caption(t) for t in excluded_prompts(compprompts(seed=seed)))
+    "Normalised prompts of the CompPrompts draw `seed` and of its worlds'-vocabulary draw, with their word-order counterparts: never trained on."
+    prompts = excluded_prompts(compprompts(seed=seed)) | excluded_prompts(world_compprompts(seed=seed))
+    return frozenset(normalize_caption(t) for t in prompts)
 
 
 def remove_held_out(captions: Sequence[str], held_out: set[str] | frozenset[str]) -> list[str]:
@@ -376,7 +446,7 @@ def check_held_out(training: Sequence[str], prompts: Sequence[str]):
 
 # %% ../nbs/41_probes.ipynb #083c4b66
 def probe_training_captions(config: ProbeConfig) -> list[str]:
-    "The probe's distinct training captions for `config`: corpus (+ CompPrompts-grammar captions), evaluation prompts held out."
+    "The probe's distinct captions for `config` (training and validation rows): the corpus, evaluation prompts held out."
     return list(_training_captions(config))
 
 
@@ -384,19 +454,25 @@ def probe_training_captions(config: ProbeConfig) -> list[str]:
 def _training_captions(config: ProbeConfig) -> tuple[str, ...]:
     "`probe_training_captions`, computed once per config and process."
     if config.captions == "world":
-        folder = cache_dir() / "probes" / f"world-captions-{config.n_captions}-{config.seed}"
-        if not (folder / "Train_GCC-training.tsv").exists(): export_captions(folder, n=config.n_captions, seed=config.seed)
+        mix = dataset_fingerprint(sorted(CAPTION_CORPUS_MIX.items()))[:8]
+        folder = cache_dir() / "probes" / f"world-captions-{config.n_captions}-{config.corpus_seed}-mix{mix}"
+        if not (folder / "Train_GCC-training.tsv").exists(): export_captions(folder, n=config.n_captions, seed=config.corpus_seed)
         captions = load_captions(folder).captions
     else:
         captions = load_captions(None if config.captions == "cc3m" else config.captions).captions
         if config.n_captions and config.n_captions < len(captions):
-            keep = np.sort(np.random.default_rng(config.seed).choice(len(captions), config.n_captions, replace=False))
+            keep = np.sort(np.random.default_rng(config.corpus_seed).choice(len(captions), config.n_captions, replace=False))
             captions = [captions[i] for i in keep]
-    if config.n_grammar_captions:
-        grammar = compprompts_training_captions(config.n_grammar_captions, seed=config.seed,
-                                                exclude=compprompts(seed=config.compprompts_seed))
-        captions = captions + grammar["prompt"].tolist()
     return tuple(dict.fromkeys(remove_held_out(captions, held_out_captions(config.compprompts_seed))))
+
+
+def validation_split(n: int, fraction: float, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    "Sorted row indices (train, validation) of `n` captions: `round(fraction * n)` (at least 1 if fraction > 0) drawn by `seed`."
+    if not 0 <= fraction < 1: raise InputValidationError(f"validation_fraction must be in [0, 1); got {fraction}.")
+    k = max(1, round(fraction * n)) if fraction > 0 else 0
+    if n - k < 1: raise InputValidationError(f"{n} captions leave none for training after a {fraction:.0%} validation split.")
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(7_919 * seed + 17))
+    return order[k:].sort().values, order[:k].sort().values
 
 # %% ../nbs/41_probes.ipynb #9cd707b9
 @dataclass
@@ -433,14 +509,21 @@ def _probe_dir(what: str, spec: str, fingerprint: str, captions: Sequence[str], 
 
 # %% ../nbs/41_probes.ipynb #617ac815
 def _train_or_load(model: VectorConditionedT5, inputs: torch.Tensor, labels: torch.Tensor, config: ProbeConfig,
-                   directory: Path, steps: int, device: str) -> VectorConditionedT5:
-    "Load `directory/probe.pt` into `model`, or train it (resuming from `directory/run`) and save it there."
-    final = directory / "probe.pt"
+                   directory: Path, steps: int, device: str, validation: tuple | None = None) -> VectorConditionedT5:
+    "Load `directory/probe.pt` (SHA-256-checked) into `model`, or train it (resuming from `directory/run`, keeping the lowest validation loss) and save it."
+    final, digest = directory / "probe.pt", directory / "probe.pt.sha256"
     if final.exists():
-        model.load_state_dict(torch.load(final, map_location="cpu", weights_only=True))
-        return model.eval()
-    model = fit(model, inputs, labels.masked_fill(labels == 0, -100), config, directory / "run", steps=steps, device=device)
+        if digest.is_file() and digest.read_text().strip() == sha256_of(final):
+            model.load_state_dict(torch.load(final, map_location="cpu", weights_only=True))
+            return model.eval()
+        warnings.warn(f"{final} does not match its SHA-256 ({digest.name}); training it again.")
+        final.unlink()
+    mask = lambda ids: ids.masked_fill(ids == 0, -100)
+    model = fit(model, inputs, mask(labels), config, directory / "run", steps=steps, device=device,
+                validation=None if validation is None else (validation[0], mask(validation[1])))
     with atomic_write(final, "wb") as f: torch.save({k: v.cpu() for k, v in model.state_dict().items()}, f)
+    with atomic_write(digest, "w") as f: f.write(sha256_of(final) + "\n")
+    if (directory / "run" / "best.json").is_file(): shutil.copy(directory / "run" / "best.json", directory / "validation.json")
     shutil.rmtree(directory / "run", ignore_errors=True)
     return model.cpu().eval()
 
@@ -448,15 +531,22 @@ def _train_or_load(model: VectorConditionedT5, inputs: torch.Tensor, labels: tor
 AUTOENCODER_SPEC = "autoencoder"   # the proof-of-concept encoder (trained jointly with a decoder)
 
 
+def _split_rows(config: ProbeConfig, n: int) -> tuple[torch.Tensor, torch.Tensor]:
+    "`validation_split` of `n` captions for `config`."
+    return validation_split(n, config.validation_fraction, config.seed)
+
+
 def trained_autoencoder(config: ProbeConfig, device: str = "auto") -> TrainedProbe:
-    "The proof-of-concept autoencoder for `config`, trained on the probe's captions (cached)."
+    "The proof-of-concept autoencoder for `config`, trained on 90% of the probe's captions, the lowest validation loss kept (cached)."
     captions = probe_training_captions(config)
     tokenizer = probe_tokenizer(config, captions)
     directory = _probe_dir("autoencoder", AUTOENCODER_SPEC, "t5-mean-pool", captions, config)
     directory.mkdir(parents=True, exist_ok=True)
     model = PooledT5Autoencoder(probe_t5(config, len(tokenizer)))
     ids = _label_ids(tokenizer, captions, config.max_length)
-    model = _train_or_load(model, ids, ids, config, directory, config.autoencoder_steps, device)
+    train, held = _split_rows(config, len(captions))
+    model = _train_or_load(model, ids[train], ids[train], config, directory, config.autoencoder_steps, device,
+                           validation=(ids[held], ids[held]) if len(held) else None)
     return TrainedProbe(model, tokenizer, config, AUTOENCODER_SPEC, directory)
 
 
@@ -478,16 +568,36 @@ def encoder_vectors(encoder_spec: str, texts: Sequence[str], config: ProbeConfig
 
 # %% ../nbs/41_probes.ipynb #9686194e
 def train_or_load_probe(encoder_spec: str, config: ProbeConfig = ProbeConfig(), device: str = "auto") -> TrainedProbe:
-    "The probe for `encoder_spec` (a `load_model` spec or `'autoencoder'`): loaded from the cache, or trained and cached."
+    "The probe for `encoder_spec` (a `load_model` spec or `'autoencoder'`): loaded from the cache, or trained (90/10 split, lowest validation loss) and cached."
     captions = probe_training_captions(config)
     tokenizer = probe_tokenizer(config, captions)
     vectors, fingerprint = encoder_vectors(encoder_spec, captions, config, f"train-{dataset_fingerprint(captions)[:12]}", device)
     directory = _probe_dir("probe", encoder_spec, fingerprint, captions, config)
     directory.mkdir(parents=True, exist_ok=True)
     model = VectorConditionedT5(probe_t5(config, len(tokenizer)), vectors.shape[1])
-    model = _train_or_load(model, vectors, _label_ids(tokenizer, captions, config.max_length), config, directory,
-                           config.steps, device)
+    labels = _label_ids(tokenizer, captions, config.max_length)
+    train, held = _split_rows(config, len(captions))
+    model = _train_or_load(model, vectors[train], labels[train], config, directory, config.steps, device,
+                           validation=(vectors[held], labels[held]) if len(held) else None)
     return TrainedProbe(model, tokenizer, config, encoder_spec, directory)
+
+# %% ../nbs/41_probes.ipynb #f15d1bd8
+def usable_encoders(specs: Sequence[str], device: str = "auto", optional: Sequence[str] = ()) -> tuple[list[str], dict[str, str]]:
+    "Load every encoder spec before any training: (the usable specs, {optional spec: why it is skipped}); a required failure raises."
+    usable, skipped = [], {}
+    for spec in specs:
+        if spec == AUTOENCODER_SPEC: usable.append(spec); continue
+        try: load_model(spec, device=device)
+        except (VLConceptsError, OSError, ImportError) as error:
+            reason = f"{type(error).__name__}: {str(error).splitlines()[0][:240]}"
+            if spec not in optional:
+                raise VLConceptsError(f"encoder {spec!r} cannot be loaded ({reason}); fix the spec, or list it as optional "
+                                      "to skip it when absent.") from error
+            skipped[spec] = reason
+            logger.warning(f"skipping the optional encoder {spec}: {reason}")
+            continue
+        usable.append(spec)
+    return usable, skipped
 
 # %% ../nbs/41_probes.ipynb #4533c95f
 def probe_predictions(encoder_spec: str, prompts, config: ProbeConfig = ProbeConfig(), device: str = "auto",
@@ -531,32 +641,21 @@ def probe_summary(predictions: pd.DataFrame) -> pd.DataFrame:
         rows += [dict(encoder=encoder, table=t, row="all", column="all", cell="all", metric=m, value=v, n=n) for t, m, v, n in averages]
     return pd.DataFrame(rows)
 
-# %% ../nbs/41_probes.ipynb #67890c20
-def _parse_value(text: str, default):
-    "A `--set` value typed like the field's default."
-    if isinstance(default, bool): return text.lower() in ("1", "true", "yes")
-    return type(default)(text)
+# %% ../nbs/41_probes.ipynb #6e15154e
+PATTERN_GROUPS = ("1 unique object", "2 unique objects", "2 objects, word order matters",
+                  "2 objects, order-free (a cat and a dog)", "multiples", "negations")
 
 
-def main(argv: Sequence[str] | None = None) -> list[Path]:
-    "Command line: train or load the probes of `--encoder`s; prints and returns their cache folders."
-    import argparse
-    parser = argparse.ArgumentParser(prog="python -m vlconcepts.probes", description="Train text-only recovery probes.")
-    parser.add_argument("--encoder", action="append", required=True, help="a load_model spec or 'autoencoder' (repeatable)")
-    parser.add_argument("--profile", choices=("tiny", "paper"), default="tiny")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a ProbeConfig field")
-    parser.add_argument("--device", default="auto")
-    args = parser.parse_args(argv)
-    config = PAPER_PROBE_CONFIG if args.profile == "paper" else ProbeConfig()
-    defaults = asdict(config)
-    for item in args.set:
-        key, _, value = item.partition("=")
-        if key not in defaults: parser.error(f"unknown ProbeConfig field {key!r}; choose from {sorted(defaults)}")
-        config = replace(config, **{key: _parse_value(value, defaults[key])})
-    folders = [train_or_load_probe(spec, config, args.device).directory for spec in args.encoder]
-    for folder in folders: print(folder)
-    return folders
-
-# %% ../nbs/41_probes.ipynb #f2bf74dd
-#| eval: false
-if __name__ == "__main__": main()
+def probe_pattern(summary: pd.DataFrame, prompts: pd.DataFrame) -> pd.DataFrame:
+    "Long rows (encoder[, seed], group, value, cells): mean EM over the cells of each of `PATTERN_GROUPS`."
+    cells = summary[(summary.metric == "EM") & (summary.cell != "all")]
+    order = cells.cell.map(prompts.groupby("cell").word_order_matters.first()).fillna(False).astype(bool)
+    table2, table3 = cells.table == "Table 2", cells.table == "Table 3"
+    masks = dict(zip(PATTERN_GROUPS, (table2 & (cells.row == "1 unique object"), table2 & (cells.row == "2 unique objects"),
+                                      table2 & (cells.row == "2 unique objects") & order,
+                                      table2 & (cells.row == "2 unique objects") & ~order,
+                                      table3 & cells.row.str.contains("multiples"), table3 & cells.row.str.contains("negation"))))
+    keys = ["encoder", "seed"] if "seed" in cells else ["encoder"]
+    parts = [cells[mask].groupby(keys, sort=False).value.agg(value="mean", cells="size").reset_index().assign(group=group)
+             for group, mask in masks.items()]
+    return pd.concat(parts, ignore_index=True)[keys + ["group", "value", "cells"]]
