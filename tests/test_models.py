@@ -164,3 +164,17 @@ def test_package_import_registers_the_backend_modules():
             "print('toyclip' in m.known_prefixes(), 'vlconcepts.toyclip' in vlconcepts.BACKEND_MODULES)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["True", "True"]
+
+
+def test_pretrained_tag_offline_names_the_setting_and_how_to_precache(tmp_path, monkeypatch):
+    "Issue 20 item 12: offline without cached weights, open_clip's raw RuntimeError became a ModelSpecError that says what to do."
+    import huggingface_hub.constants as hub
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(hub, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(hub, "HF_HUB_CACHE", str(tmp_path / "hub"))                # an empty cache
+    with pytest.raises(ModelSpecError, match=r"'openai' of open_clip ViT-B-32.*HF_HUB_OFFLINE=1 (and TRANSFORMERS_OFFLINE=1 are|is) set") as info:
+        load_model("openclip:ViT-B-32@openai", device="cpu")
+    message = str(info.value)
+    for fragment in (str(tmp_path / "hub"), "hf download timm/vit_base_patch32_clip_224.openai",
+                     "load_model('openclip:ViT-B-32@openai')", "openclip:ViT-B-32@/path/to/"):
+        assert fragment in message, (fragment, message)

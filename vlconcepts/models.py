@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import os
 import atexit
@@ -451,6 +452,30 @@ def _load_openclip_checkpoint(clip, arch: str, path: Path):
                              "Expected a state dict (or a checkpoint dict with 'state_dict') saved with torch.save or "
                              "safetensors for exactly this architecture.") from e
 
+# %% ../nbs/01_models.ipynb #61e42480
+def _offline_settings() -> list[str]:
+    "The environment variables that switch Hugging Face downloads off, as 'NAME=value'."
+    return [f"{name}={os.environ[name]}" for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+            if os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")]
+
+
+def _pretrained_weights_error(arch: str, tag: str, error: Exception) -> ModelSpecError:
+    "The error for open_clip weights `arch@tag` that could not be fetched: why (offline, no network) and how to pre-cache them."
+    import open_clip
+    from huggingface_hub import constants
+    repo = ((open_clip.get_pretrained_cfg(arch, tag) or {}).get("hf_hub") or "").strip("/").split("/", 2)
+    repo = "/".join(repo[:2]) if len(repo) >= 2 else ""
+    cache = constants.HF_HUB_CACHE if repo else os.path.expanduser("~/.cache/clip")
+    offline = _offline_settings()
+    why = (f"{' and '.join(offline)} {'is' if len(offline) == 1 else 'are'} set (no downloads) and they are not in the cache {cache}" if offline
+           else f"the download failed (no internet connection?) and they are not in the cache {cache}")
+    fetch = f"`hf download {repo}`" if repo else "open_clip's download"
+    return ModelSpecError(
+        f"Pretrained weights '{tag}' of open_clip {arch} could not be loaded: {why}. Pre-cache them on a machine with "
+        f"internet: `python -c \"from vlconcepts.models import load_model; load_model('openclip:{arch}@{tag}')\"` (or "
+        f"{fetch}), then copy {cache} to the same place here (or point HF_HOME at a copy); or download the checkpoint "
+        f"file and use the spec 'openclip:{arch}@/path/to/open_clip_pytorch_model.bin'. (open_clip: {str(error)[:160]})")
+
 # %% ../nbs/01_models.ipynb #31cf49d3
 def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: int = 0):
     "An open_clip model of `arch`: random init (seeded) without `weights`, else a pretrained tag or a checkpoint path."
@@ -465,7 +490,11 @@ def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: i
         if weights not in tags:
             raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}; "
                                  f"known tags: {tags or 'none'}.")
-        return open_clip.create_model(arch, pretrained=weights, device=device)
+        try:
+            with quiet_root_logger(logging.CRITICAL): return open_clip.create_model(arch, pretrained=weights, device=device)
+        except RuntimeError as error:              # open_clip wraps every failed download in a RuntimeError
+            if "download" not in str(error).lower(): raise
+            raise _pretrained_weights_error(arch, weights, error) from error
     with torch.random.fork_rng(devices=[]), quiet_root_logger():
         torch.manual_seed(seed)
         clip = open_clip.create_model(arch, pretrained=None, device="cpu")
@@ -617,7 +646,10 @@ def _hf_load(model_class, source: str, expected_type: str, prefix: str):
     from transformers import AutoConfig, AutoProcessor
     try: config = AutoConfig.from_pretrained(source)
     except Exception as e:
-        offline = " (HF_HUB_OFFLINE=1 forbids downloads: use a local directory)" if os.environ.get("HF_HUB_OFFLINE") == "1" else ""
+        from huggingface_hub import constants
+        offline = (f" ({' and '.join(_offline_settings())} forbids downloads: pre-cache it on a machine with internet "
+                   f"(`hf download {source}`) and copy {constants.HF_HUB_CACHE} here, or use a local directory)"
+                   if _offline_settings() else "")
         raise ModelSpecError(f"Cannot load a transformers config from {source!r}{offline}: {type(e).__name__}: {str(e)[:300]}") from e
     if config.model_type != expected_type:
         right = {"clip": "hf-clip", "vilt": "hf-vilt", "blip": "hf-blip-itm"}.get(config.model_type)
