@@ -178,3 +178,14 @@ def test_pretrained_tag_offline_names_the_setting_and_how_to_precache(tmp_path, 
     for fragment in (str(tmp_path / "hub"), "hf download timm/vit_base_patch32_clip_224.openai",
                      "load_model('openclip:ViT-B-32@openai')", "openclip:ViT-B-32@/path/to/"):
         assert fragment in message, (fragment, message)
+
+
+def test_one_public_autocast_choice():
+    "Issue 20 item 17: the mixed-precision choice is public in vlconcepts.models (toyclip and binding had their own)."
+    from contextlib import nullcontext
+    from vlconcepts.models import autocast, autocast_dtype
+    assert autocast_dtype("cpu") is None and isinstance(autocast("cpu"), nullcontext)
+    if torch.cuda.is_available():
+        dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        assert autocast_dtype("cuda") == dtype
+        with autocast("cuda"): assert (torch.ones(2, 2, device="cuda") @ torch.ones(2, 2, device="cuda")).dtype == dtype

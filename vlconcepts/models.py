@@ -30,10 +30,10 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'register_backend', 'known_prefixes',
-           'parse_spec', 'load_model', 'image_batches', 'hash_state_dict', 'VLModel', 'DualEncoderModel',
-           'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip',
-           'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip',
-           'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
+           'parse_spec', 'load_model', 'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel',
+           'DualEncoderModel', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel',
+           'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel',
+           'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
            'packaged_minilm_dir', 'load_sbert']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
@@ -146,10 +146,17 @@ def _check_texts(texts) -> list[str]:
     return texts
 
 # %% ../nbs/01_models.ipynb #7325aa46
-def _autocast(device: torch.device):
-    "Mixed precision on CUDA (bfloat16 where supported, else float16); nothing elsewhere."
-    if device.type != "cuda": return nullcontext()
-    return torch.autocast("cuda", dtype=torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16)
+def autocast_dtype(device: str | torch.device):
+    "The project's one mixed-precision choice: bfloat16 on CUDA where supported, else float16; None (float32) elsewhere."
+    device = torch.device(device)
+    if device.type != "cuda": return None
+    return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+
+
+def autocast(device: str | torch.device):
+    "A context manager running `device`'s ops in `autocast_dtype(device)` (a no-op context on CPU and MPS)."
+    dtype = autocast_dtype(device)
+    return nullcontext() if dtype is None else torch.autocast(torch.device(device).type, dtype=dtype)
 
 
 def _progress(iterable, desc: str, total: int, show: bool):
@@ -219,7 +226,7 @@ def encode_images(self: VLModel, images, batch_size: int = 64) -> torch.Tensor:
     features = []
     batches = image_batches(images, batch_size)
     for pixels in _progress(batches, f"images → {self.spec}", -(-n // batch_size), show=n > batch_size):
-        with _autocast(self.device): features.append(self._image_features(pixels).float())
+        with autocast(self.device): features.append(self._image_features(pixels).float())
     return F.normalize(torch.cat(features), dim=-1).cpu()
 
 @patch
@@ -233,7 +240,7 @@ def encode_texts(self: VLModel, texts: Sequence[str], batch_size: int = 256) -> 
     features = []
     starts = range(0, len(texts), batch_size)
     for start in _progress(starts, f"texts → {self.spec}", len(starts), show=len(texts) > batch_size):
-        with _autocast(self.device): features.append(self._text_features(texts[start:start + batch_size]).float())
+        with autocast(self.device): features.append(self._text_features(texts[start:start + batch_size]).float())
     return F.normalize(torch.cat(features), dim=-1).cpu()
 
 # %% ../nbs/01_models.ipynb #21d45e77
@@ -254,7 +261,7 @@ def match_scores(self: VLModel, images, texts: Sequence[str], batch_size: int = 
     image_batch = max(1, batch_size // len(texts))  # images per pass; each brings len(texts) pairs
     batches = image_batches(images, image_batch)
     for pixels in _progress(batches, f"pairs → {self.spec}", -(-n // image_batch), show=n * len(texts) > batch_size):
-        with _autocast(self.device): rows.append(self._pair_scores(pixels, texts, batch_size).float().cpu())
+        with autocast(self.device): rows.append(self._pair_scores(pixels, texts, batch_size).float().cpu())
     return torch.cat(rows)
 
 @patch(as_prop=True)
@@ -591,7 +598,7 @@ def encode_image_tokens(self: VLModel, images, batch_size: int = 64,
     with torch.no_grad():
         batches = image_batches(images, batch_size)
         for pixels in _progress(batches, f"image tokens → {self.spec}", -(-n // batch_size), show=n > batch_size):
-            with _autocast(self.device): cls, patches = self._image_tokens(pixels)
+            with autocast(self.device): cls, patches = self._image_tokens(pixels)
             cls_parts.append(cls.float().cpu())
             patch_parts.append(patches.float().cpu())
     if not cls_parts: return torch.empty(0, self.embed_dim or 0), torch.empty(0, 0, self.embed_dim or 0)
