@@ -200,3 +200,54 @@ def test_doctor_tells_the_truth_about_offline_weights(monkeypatch, capsys):
     for spec in PAPER_SPECS:                    # what `doctor` (with models) prints for each paper spec
         said = _pretrained_cached(spec)
         assert "first use" not in said and (said.startswith("cached") or "forbids downloading" in said), said
+
+
+def test_parameters_are_read_with_papermills_public_inspector(monkeypatch):
+    import papermill
+    from vlconcepts.cli import experiment_notebooks, experiments_dir, notebook_parameters
+    calls = []
+    real = papermill.inspect_notebook
+    monkeypatch.setattr(papermill, "inspect_notebook", lambda path, *a, **k: calls.append(path) or real(path, *a, **k))
+    notebook = experiment_notebooks(experiments_dir(), "03_*")[0]
+    assert {"profile", "device"} <= set(notebook_parameters(notebook)) and calls == [str(notebook)]
+
+
+@pytest.mark.slow
+def test_probes_train_subcommand_trains_then_loads(tmp_path, capsys, one_torch_thread):
+    argv = ["probes", "train", "--encoder", "autoencoder", "--profile", "smoke", "--set", "n_captions=120", "--device", "cpu"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out.strip()
+    spec, _, folder = first.partition(": ")
+    assert spec == "autoencoder" and (Path(folder) / "probe.pt").is_file() and str(tmp_path / "cache") in folder
+    assert main(argv) == 0 and capsys.readouterr().out.strip() == first      # the second call loads the cached probe
+    assert main(["probes", "train", "--encoder", "autoencoder", "--set", "stepz=3"]) == 2
+    assert "unknown ProbeConfig field 'stepz'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU error")
+def test_rebuild_device_cuda_without_a_gpu_fails_before_any_notebook_starts(tmp_path, capsys):
+    folder = tmp_path / "nbs" / "experiments"
+    folder.mkdir(parents=True)
+    _notebook(folder / "01_any.ipynb", [('profile: str = "tiny"  # profile\ndevice: str = "auto"  # device', ["parameters"])])
+    (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
+    (tmp_path / "vlconcepts").mkdir()
+    assert main(["rebuild", "--notebooks", str(folder), "--device", "cuda"]) == 2
+    assert "CUDA is not available" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists(), "a kernel started (an executed copy was written)"
+
+
+def test_doctor_reports_each_paper_experiment_ready_or_what_is_missing(tmp_path, monkeypatch):
+    from vlconcepts.cli import doctor, experiment_notebooks, experiments_dir
+    monkeypatch.setenv("VLCONCEPTS_DATA", str(tmp_path))                 # no dataset here
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    report = doctor(check_models=False, echo=lambda s: None)
+    with_paper = [nb.stem for nb in experiment_notebooks(experiments_dir())
+                  if (nb.parent / "profiles" / f"{nb.stem}.paper.yaml").is_file()]
+    assert with_paper and all(f"paper {stem}" in report for stem in with_paper)
+    assert report["paper 50_mac_closed_open"].startswith("MISSING") and "dataset mac" in report["paper 50_mac_closed_open"]
+    assert report["paper 03_world_gallery"] == "ready"                   # synthetic only
+    assert not [k for k, v in report.items() if k.startswith("paper ") and "not declared" in v]
+    assert "dataset dsprites" in report["paper 33_purity_fig3_spurious"]   # `data_source: real` via PAPER_DATASETS
+    (tmp_path / "mac/multi_attr_split_all").mkdir(parents=True)
+    (tmp_path / "mac/multi_attr_split_all/train_pairs.txt").write_text("red cube\n")
+    assert "dataset mac" not in doctor(check_models=False, echo=lambda s: None)["paper 50_mac_closed_open"]

@@ -26,10 +26,11 @@ from .datasets import registered_datasets, world_exporters
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 'experiments_dir', 'experiment_notebooks',
-           'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
-           'RunResult', 'run_experiment', 'format_summary', 'rebuild', 'load_registries', 'dataset_status',
-           'offline_setting', 'doctor', 'export_world', 'build_parser', 'main']
+__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 'PAPER_DATASETS', 'PACKAGED_SPECS',
+           'experiments_dir', 'experiment_notebooks', 'parameters_cells', 'notebook_parameters',
+           'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment',
+           'format_summary', 'rebuild', 'load_registries', 'dataset_status', 'offline_setting', 'spec_status',
+           'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -61,11 +62,12 @@ def parameters_cells(notebook: Path) -> list[int]:
 
 
 def notebook_parameters(notebook: Path) -> dict:
-    "The parameters papermill finds in `notebook`'s parameters cell: name -> {default, inferred_type_name, help}."
-    from papermill.inspection import _infer_parameters
-    from papermill.iorw import load_notebook_node
-    nb = load_notebook_node(str(notebook))  # papermill's reader normalises cell metadata (tags) as its inspector expects
-    return {p.name: dict(p._asdict()) for p in _infer_parameters(nb, name=KERNEL_NAME, language="python")}
+    "The parameters `papermill.inspect_notebook` finds in `notebook`'s parameters cell: name -> {name, default, inferred_type_name, help}."
+    import papermill
+    try: return papermill.inspect_notebook(str(notebook))
+    except ValueError as e:   # papermill reads the kernel (hence the language) from the notebook's metadata
+        raise VLConceptsError(f"{Path(notebook).name}: papermill cannot read its parameters ({e}). Name its kernel in the "
+                              f"metadata: open it in JupyterLab (`make lab`) and pick the '{KERNEL_NAME}' kernel.") from e
 
 
 def check_parameters_cell(notebook: Path) -> dict:
@@ -183,6 +185,7 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
             echo=print) -> list[RunResult]:
     "Run the experiment notebooks (optionally those matching `only`) for `profile`; returns one `RunResult` each."
     folder = Path(notebooks_dir) if notebooks_dir else experiments_dir()
+    pick_device(device)          # `--device cuda` without a GPU fails here, once, before any kernel starts
     notebooks = experiment_notebooks(folder, only)
     if not notebooks:
         raise VLConceptsError(f"No experiment notebook in {folder} matches {only!r}.")
@@ -255,6 +258,66 @@ def _pretrained_cached(spec: str) -> str:
     except Exception as e:
         return f"unknown ({type(e).__name__})"
 
+# %% ../nbs/90_cli.ipynb #c31d0d30
+PAPER_DATASETS = {  # experiments whose paper profile says only `source: real`: the registered datasets they read (glob on the stem)
+    "1[0234]_compmap_*": ("mit-states",), "11_compmap_*": ("cub",), "12_compmap_*": ("mit-states", "cub"),
+    "21_binding_*": ("clip-binding",), "3[235]_purity_*": ("dsprites",), "41_probes_*": ("cc3m",), "44_probes_*": ("cc3m",),
+    "5?_mac_*": ("mac",),
+}
+PACKAGED_SPECS = ("toyclip:default", "toyitm:default", "sbert:packaged-minilm", "autoencoder")
+
+
+def _profile_strings(value) -> list[str]:
+    "Every string in a profile value (nested lists and mappings included)."
+    if isinstance(value, str): return [value]
+    if isinstance(value, dict): return [s for v in value.values() for s in _profile_strings(v)]
+    if isinstance(value, (list, tuple)): return [s for v in value for s in _profile_strings(v)]
+    return []
+
+
+def spec_status(spec: str) -> tuple[bool, str]:
+    "(usable here, what to say) for a model spec, without loading it: packaged, a local file or folder, or hub weights."
+    from vlconcepts.models import parse_spec
+    if spec in PACKAGED_SPECS: return True, "packaged"
+    prefix, rest = parse_spec(spec)
+    target = rest.split("@", 1)[1] if prefix == "openclip" and "@" in rest else rest
+    if target.startswith(("/", "./", "../", "~")) or target.endswith((".pt", ".pth", ".bin", ".safetensors")):
+        path = Path(target).expanduser()
+        return path.exists(), "local file" if path.exists() else f"missing local checkpoint {path}"
+    if prefix == "openclip":
+        said = _pretrained_cached(spec) if "@" in rest else "random weights"
+    else:
+        from huggingface_hub import try_to_load_from_cache
+        cached = isinstance(try_to_load_from_cache(target, "config.json"), str)
+        said = "cached (loads offline)" if cached else (f"not cached, and {offline_setting()}=1 forbids downloading it"
+                                                        if offline_setting() else "not cached (downloads on first use)")
+    return not said.startswith(("not cached, and", "unknown")), said
+
+# %% ../nbs/90_cli.ipynb #3d76d0ee
+def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[Path] = None) -> tuple[bool, list[str]]:
+    "(ready, what is missing or needs a download) for running `notebook` in `profile` here: its datasets and model specs."
+    from vlconcepts.models import known_prefixes
+    load_registries()
+    overrides, entries = profile_overrides(notebook, profile), registered_datasets()
+    folders = {name: e.marker.split("/")[0] for name, e in entries.items()}
+    needed = {n for pattern, names in PAPER_DATASETS.items() if fnmatch.fnmatch(Path(notebook).stem, pattern) for n in names}
+    optional = {s for k, v in overrides.items() if k.startswith("optional") for s in _profile_strings(v)}
+    specs = []
+    for text in _profile_strings(overrides):
+        needed |= {name for name in entries if text == name or f"/{folders[name]}/" in f"/{text}/"}
+        if text in PACKAGED_SPECS or text.split(":", 1)[0] in known_prefixes(): specs.append(text)
+    base = Path(root) if root is not None else data_dir()
+    missing = [f"dataset {n} (expected {base / entries[n].marker})" for n in sorted(needed) if not entries[n].present(root)]
+    if not needed and any(k.endswith("source") and v in ("real", "release") for k, v in overrides.items()):
+        missing.append("it reads real data, but which dataset is not declared: add it to vlconcepts.cli.PAPER_DATASETS")
+    notes = []
+    for spec in dict.fromkeys(specs):
+        usable, said = spec_status(spec)
+        if usable and said.startswith("not cached"): notes.append(f"{spec}: {said}")
+        elif not usable and spec in optional: notes.append(f"optional, skipped: {spec}: {said}")
+        elif not usable: missing.append(f"{spec}: {said}")
+    return not missing, missing + notes
+
 # %% ../nbs/90_cli.ipynb #7e45afb5
 def doctor(check_models: bool = True, echo=print) -> dict:
     "Print the environment report; return it as a dict."
@@ -285,6 +348,12 @@ def doctor(check_models: bool = True, echo=print) -> dict:
                 report[f"model {spec}"] = f"FAILS: {type(e).__name__}: {str(e).splitlines()[0][:120]}"
         for spec in PAPER_SPECS:
             report[f"model {spec}"] = _pretrained_cached(spec)
+    try: folder = experiments_dir()
+    except VLConceptsError: folder = None              # an installed copy without the notebooks
+    for notebook in experiment_notebooks(folder) if folder is not None and folder.is_dir() else []:
+        if not (notebook.parent / "profiles" / f"{notebook.stem}.paper.yaml").is_file(): continue
+        ready, notes = experiment_readiness(notebook)
+        report[f"paper {notebook.stem}"] = ("ready" if ready else "MISSING") + (": " + "; ".join(notes) if notes else "")
     width = max(len(k) for k in report)
     for key, value in report.items(): echo(f"{key:<{width}}  {value}")
     return report
@@ -298,13 +367,28 @@ def export_world(name: str, out: Path, n: Optional[int] = None, seed: int = 0, s
         raise VLConceptsError(f"Unknown world '{name}': choose one of {', '.join(exporters)}.")
     return exporters[name](Path(out), n=n, seed=seed, size=size)
 
+# %% ../nbs/90_cli.ipynb #d746e5c3
+def train_probes(encoders: Sequence[str], profile: str = "tiny", overrides: Sequence[str] = (), device: str = "auto",
+                 echo=print) -> list[Path]:
+    "Train (or load from the cache) the recovery probe of each encoder spec for `profile`'s `ProbeConfig`; returns their cache folders."
+    from vlconcepts.probes import probe_config, train_or_load_probe
+    if not encoders: raise VLConceptsError("Name at least one encoder: --encoder SPEC (a load_model spec or 'autoencoder').")
+    config = probe_config(profile, list(overrides))      # checks the profile and every FIELD=VALUE before any training
+    pick_device(device)                                    # an unavailable device fails here, not after loading data
+    folders = []
+    for spec in encoders:
+        folders.append(train_or_load_probe(spec, config, device).directory)
+        echo(f"{spec}: {folders[-1]}")
+    return folders
+
 # %% ../nbs/90_cli.ipynb #2011d83c
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser of the `vlconcepts` command."
     parser = argparse.ArgumentParser(prog="vlconcepts", description="Do vision-language models learn composable concepts?")
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("rebuild", help="run the experiment notebooks with papermill and refresh figures/ and tables/")
-    p.add_argument("--profile", default="tiny", choices=PROFILES, help="tiny (CPU, offline; default) or paper (real data and models)")
+    p.add_argument("--profile", default="tiny", choices=PROFILES,
+                   help="tiny (default; writes the committed figures/ and tables/); any other writes results/<profile>/")
     p.add_argument("--only", default=None, metavar="GLOB", help="run only notebooks whose name matches, e.g. '3*purity*'")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--notebooks", default=None, type=Path, help="folder of experiment notebooks (default nbs/experiments)")
@@ -326,6 +410,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n", type=int, default=None, help="number of images (default: the exporter's)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--size", type=int, default=None, help="image side in pixels")
+    p = commands.add_parser("probes", help="text-only recovery probes")
+    probe_commands = p.add_subparsers(dest="probes_command", required=True)
+    p = probe_commands.add_parser("train", help="train (or load, when cached) one probe per encoder; prints their cache folders")
+    p.add_argument("--encoder", action="append", required=True, help="a load_model spec or 'autoencoder' (repeatable)")
+    p.add_argument("--profile", default="tiny", choices=("tiny", "smoke", "paper"), help="whose ProbeConfig to start from")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a ProbeConfig field (repeatable)")
+    p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     return parser
 
 # %% ../nbs/90_cli.ipynb #fb957d12
@@ -366,6 +457,9 @@ def _run_command(args) -> int:
     if args.command == "cache": return _cache_command(args)
     if args.command == "doctor":
         doctor(check_models=not args.no_models)
+        return 0
+    if args.command == "probes":
+        train_probes(args.encoder, args.profile, args.set, args.device)
         return 0
     if args.command == "world":
         start = time.time()
