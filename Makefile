@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PIP    := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install figures test lab export clean-nbs check-clean benchmarks distclean
+.PHONY: install figures test lab check-install export clean-nbs check-clean benchmarks distclean
 
 install: $(STAMP)
 
@@ -33,6 +33,18 @@ test: install
 lab: install
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (vlconcepts .venv)"
 	$(BIN)/jupyter lab --notebook-dir=nbs
+
+# A fresh venv with a plain `pip install .` (no [dev] extras) must import every module. It downloads whatever
+# the pip cache lacks (minutes; >20 min on a loaded 2-core machine), so .ci/run runs it only with
+# VLCONCEPTS_CI_FRESH_INSTALL=1; tests/test_packaging.py checks the same in seconds on the installed files.
+check-install:
+	rm -rf build/plain-venv
+	$(PYTHON) -m venv build/plain-venv
+	build/plain-venv/bin/python -m pip install -q --disable-pip-version-check torch==2.13.0
+	build/plain-venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt .
+	cd build && HF_HUB_OFFLINE=1 plain-venv/bin/python -c 'import importlib, pkgutil, vlconcepts; \
+	  names = [m.name for m in pkgutil.iter_modules(vlconcepts.__path__) if not m.name.startswith("_")]; \
+	  [importlib.import_module("vlconcepts." + n) for n in names]; print(f"plain install: {len(names)} modules import")'
 
 export: install
 	$(BIN)/nbdev_export
