@@ -24,7 +24,7 @@ LAYERS = {
 }
 LAYER = {module: layer for layer, modules in LAYERS.items() for module in modules}
 # a method module never imports another one, except within its own lens
-SAME_LENS = {("probes", "compprompts"), ("controlled_imcaps", "compprompts"), ("concept_learners", "purity")}
+SAME_LENS = {("probes", "compprompts"), ("concept_learners", "purity")}
 MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if not p.stem.startswith("_"))
 
 
@@ -58,8 +58,37 @@ def test_imports_point_down(module):
     assert not wrong, f"vlconcepts.{module} (layer {LAYER[module]}) imports {', '.join(wrong)}"
 
 
+def test_package_init_imports_nothing():
+    "`vlconcepts/__init__.py` imports nothing (it used to import layer 6, by name, into every `import vlconcepts.core`)."
+    import subprocess, sys
+    tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    imports = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert not imports, f"vlconcepts/__init__.py runs {imports}; register backends in models.BACKEND_MODULES instead"
+    code = "import sys, vlconcepts; print(sorted(m for m in sys.modules if m.startswith('vlconcepts')))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "['vlconcepts']"
+
+
+def private_imports(path: Path) -> set[str]:
+    "`module.name` for every private name (`_x`) that `path` imports from another vlconcepts module."
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.level == 1 or (node.module or "").startswith("vlconcepts")):
+            module = (node.module or "").split(".")[-1]
+            found |= {f"{module}.{a.name}" for a in node.names if a.name.startswith("_") and not a.name.startswith("__")}
+    return found
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_private_cross_module_imports(module):
+    "A module uses another one's public names only (render used to import scenes._placement_error)."
+    found = private_imports(PACKAGE / f"{module}.py")
+    assert not found, f"vlconcepts.{module} imports private names {sorted(found)}: make them public or move them"
+
+
 def test_the_reader_sees_every_kind_of_import(tmp_path):
     path = tmp_path / "probe.py"
     path.write_text("from .cli import main\nimport vlconcepts.toyclip\nfrom vlconcepts import purity\n"
                     "from . import mac\ndef f():\n    from vlconcepts.czsl import x\n")
     assert imported_modules(path) == {"cli", "toyclip", "purity", "mac", "czsl"}
+    path.write_text("from .scenes import Scene, _placement_error\nfrom vlconcepts.core import __version__\n")
+    assert private_imports(path) == {"scenes._placement_error"}

@@ -158,12 +158,23 @@ def test_backend_module_registers_on_import(tmp_path, monkeypatch, tiny_spec):
         sys.modules.pop("backend_for_tests", None)
 
 
-def test_package_import_registers_the_backend_modules():
+def test_backends_are_registered_lazily():
+    "Issue 20 item 15: `import vlconcepts.core` imported toyclip and toyitm (layer 6) through the package __init__."
     import subprocess
-    code = ("import vlconcepts.models as m, vlconcepts, sys; "
-            "print('toyclip' in m.known_prefixes(), 'vlconcepts.toyclip' in vlconcepts.BACKEND_MODULES)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["True", "True"]
+    code = ("import sys, vlconcepts.core, vlconcepts.czsl; "
+            "print(sorted(m for m in ('vlconcepts.toyclip', 'vlconcepts.toyitm') if m in sys.modules)); "
+            "from vlconcepts.models import load_model, known_prefixes; "
+            "print('toyitm' in known_prefixes(), 'vlconcepts.toyitm' in sys.modules); "
+            "print(load_model('toyclip:default', device='cpu').spec, 'vlconcepts.toyclip' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == ["[]", "True False", "toyclip:default True"], out
+
+
+def test_broken_backend_module_is_a_model_spec_error(monkeypatch):
+    from vlconcepts import models
+    monkeypatch.setitem(models.BACKEND_MODULES, "broken-test", "vlconcepts_no_such_module_for_tests")
+    with pytest.raises(ModelSpecError, match="vlconcepts_no_such_module_for_tests of 'broken-test:' specs failed to import"):
+        load_model("broken-test:x", device="cpu")
 
 
 def test_pretrained_tag_offline_names_the_setting_and_how_to_precache(tmp_path, monkeypatch):

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import logging
 import math
@@ -29,15 +30,16 @@ from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_lo
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'register_backend', 'known_prefixes',
-           'parse_spec', 'load_model', 'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel',
-           'DualEncoderModel', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel',
-           'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel',
-           'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
-           'packaged_minilm_dir', 'load_sbert']
+__all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'register_backend',
+           'known_prefixes', 'parse_spec', 'load_model', 'image_batches', 'autocast_dtype', 'autocast',
+           'hash_state_dict', 'VLModel', 'DualEncoderModel', 'preprocess_pixels', 'register_openclip_config',
+           'tiny_test_config', 'OpenCLIPModel', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
+           'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
+           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
+BACKEND_MODULES = {"toyclip": "vlconcepts.toyclip", "toyitm": "vlconcepts.toyitm"}  # prefix -> module that registers it, imported on first use
 SPEC_EXAMPLES = ("openclip:ViT-B-32", "openclip:ViT-B-32@openai", "openclip:ViT-B-32@/path/to/checkpoint.pt",
                  "hf-clip:openai/clip-vit-base-patch32", "hf-vilt:dandelin/vilt-b32-finetuned-coco",
                  "hf-blip-itm:Salesforce/blip-itm-base-coco", "sbert:packaged-minilm", "toyclip:default")
@@ -56,8 +58,8 @@ def register_backend(prefix: str):
 
 
 def known_prefixes() -> list[str]:
-    "Every spec prefix `load_model` understands (the registered backends)."
-    return sorted(_BACKENDS)
+    "Every spec prefix `load_model` understands (the registered backends and those of `BACKEND_MODULES`)."
+    return sorted(set(_BACKENDS) | set(BACKEND_MODULES))
 
 
 def _spec_help() -> str:
@@ -75,10 +77,16 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 # %% ../nbs/01_models.ipynb #00ed791e
 def _backend(prefix: str) -> Callable:
-    "The loader registered for `prefix`; `ModelSpecError` listing the known prefixes otherwise."
+    "The loader registered for `prefix`, importing its module from `BACKEND_MODULES` on first use; `ModelSpecError` otherwise."
+    if prefix not in _BACKENDS and prefix in BACKEND_MODULES:
+        try: importlib.import_module(BACKEND_MODULES[prefix])
+        except Exception as e:
+            raise ModelSpecError(f"The backend module {BACKEND_MODULES[prefix]} of '{prefix}:' specs failed to import: "
+                                 f"{type(e).__name__}: {e}") from e
     if prefix not in _BACKENDS:
         raise ModelSpecError(f"Unknown model prefix {prefix!r}. {_spec_help()} A backend defined in another module registers "
-                             "when that module is imported (`@register_backend(prefix)`); import it first.")
+                             "when that module is imported (`@register_backend(prefix)`): import it first, or add "
+                             "its prefix and module to `vlconcepts.models.BACKEND_MODULES`.")
     return _BACKENDS[prefix]
 
 

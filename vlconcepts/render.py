@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from .core import InputValidationError, pick_device, progress
-from .scenes import (CLEVR_VOCAB, PATTERNS, PRIMITIVES, Camera, Scene, StateEffect, Vocabulary, _placement_error,
+from .scenes import (CLEVR_VOCAB, PATTERNS, PRIMITIVES, Camera, Scene, StateEffect, Vocabulary, placement_error,
                                object_extent, scene_placements, scene_relationships)
 
 # %% auto #0
@@ -409,7 +409,7 @@ def sample_scene(rng: np.random.Generator | int, n_objects: int | tuple[int, int
     minimum = _visibility_minimum(visibility_size, min_visible_pixels)
     for scene in scene_placements(rng, n_objects, vocab, **placement):
         if minimum <= 0 or visible_pixels(scene, visibility_size).min() >= minimum: return scene
-    raise _placement_error(n_objects, placement.get("max_scene_retries", 200), placement.get("min_dist", 0.25),
+    raise placement_error(n_objects, placement.get("max_scene_retries", 200), placement.get("min_dist", 0.25),
                            placement.get("margin", 0.4), minimum)
 
 # %% ../nbs/03b_render.ipynb #0265556c
@@ -436,7 +436,7 @@ def sample_scenes(rng: np.random.Generator | int, n_scenes: int, n_objects: int 
         trial = []
         for i in pending:
             scene = next(candidates[i], None)
-            if scene is None: raise _placement_error(n_objects, max_scene_retries, min_dist, margin, minimum)
+            if scene is None: raise placement_error(n_objects, max_scene_retries, min_dist, margin, minimum)
             trial.append(scene)
         if minimum > 0:
             ids = render_object_ids(trial, visibility_size)

@@ -19,7 +19,7 @@ __all__ = ['CLEVR_COLORS', 'CLEVR_SHAPES', 'CLEVR_MATERIALS', 'CLEVR_SIZES', 'PR
            'MATERIAL_SHADING', 'EXAMPLE_STATES', 'PART_REGIONS', 'PATTERNS', 'CLEVR_VOCAB', 'EXTENDED_VOCAB',
            'SPEC_KEYS', 'RELATIONS', 'OPPOSITE_RELATION', 'StateEffect', 'Vocabulary', 'SceneObject', 'object_extent',
            'footprint_radius', 'resting_object', 'Camera', 'Light', 'default_lights', 'directions', 'Scene',
-           'scene_placements', 'place_scene', 'scene_relationships', 'relation_holds']
+           'placement_error', 'scene_placements', 'place_scene', 'scene_relationships', 'relation_holds']
 
 # %% ../nbs/03a_scenes.ipynb #645b1a5a
 CLEVR_COLORS: dict[str, tuple[int, int, int]] = {
@@ -364,7 +364,8 @@ def _candidate_scenes(seed: int, n_objects, vocab: Vocabulary, object_specs: lis
         if objects is not None: yield Scene(objects, camera, lights, seed=seed, vocab=vocab)
 
 
-def _placement_error(n_objects, max_scene_retries, min_dist, margin, min_visible_pixels=0) -> VLConceptsError:
+def placement_error(n_objects, max_scene_retries, min_dist, margin, min_visible_pixels=0) -> VLConceptsError:
+    "The error when no placement met the constraints: names them (used by `scenes.sample_scene` and `render.sample_scene`)."
     return VLConceptsError(f"Could not place {n_objects} objects after {max_scene_retries} scene re-placements: the constraints "
                            f"(min_dist={min_dist}, margin={margin}, min_visible_pixels={min_visible_pixels}, object_specs) are too tight.")
 
@@ -393,7 +394,7 @@ def place_scene(rng: np.random.Generator | int, n_objects: int | tuple[int, int]
                 **placement) -> Scene:
     "The first placement of `scene_placements` (no visibility check: `vlconcepts.render.sample_scene` adds it)."
     scene = next(scene_placements(rng, n_objects, vocab, **placement), None)
-    if scene is None: raise _placement_error(n_objects, placement.get("max_scene_retries", 200), placement.get("min_dist", 0.25),
+    if scene is None: raise placement_error(n_objects, placement.get("max_scene_retries", 200), placement.get("min_dist", 0.25),
                                              placement.get("margin", 0.4))
     return scene
 
