@@ -21,7 +21,7 @@ from fastcore.basics import patch
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before open_clip)
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
                              get_logger, pick_device, progress, quiet_root_logger, seed_everything)
-from .models import OpenCLIPModel, create_openclip, register_backend, register_openclip_config
+from .models import OpenCLIPModel, autocast_dtype, create_openclip, register_backend, register_openclip_config
 from .captions import FIELD_ORDER, RELATION_PHRASES, caption_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RELATIONS, RENDER_VERSION, place_scene, relation_holds
@@ -37,15 +37,15 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS',
            'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES', 'COLOR_SHAPE_LABELS', 'FULL_LABELS',
            'RECOGNITION_KINDS', 'WORLD_BARS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name',
            'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices',
-           'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr', 'parameter_groups', 'autocast_dtype',
-           'contrastive_step', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
-           'material_captioner', 'world_theme', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint',
-           'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step', 'resume_training',
-           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
-           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
-           'world_recognition', 'missed_world_bars', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars',
-           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint',
-           'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step',
+           'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner', 'world_theme',
+           'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
+           'training_parts', 'training_batch', 'toyclip_step', 'resume_training', 'train_toyclip', 'caption',
+           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
+           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'world_recognition',
+           'missed_world_bars', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'export_release',
+           'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
+           'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -188,12 +188,6 @@ def parameter_groups(model, weight_decay: float) -> list[dict]:
     named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     return [{"params": [p for n, p in named if exclude(n, p)], "weight_decay": 0.0},
             {"params": [p for n, p in named if not exclude(n, p)], "weight_decay": weight_decay}]
-
-
-def autocast_dtype(device: torch.device):
-    "The mixed-precision dtype for `device`: bf16 or fp16 on CUDA, None (fp32) elsewhere."
-    if device.type != "cuda": return None
-    return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
 
 
 def contrastive_step(model, loss_fn, optimizer, images: torch.Tensor, tokens: torch.Tensor, scaler=None) -> float:

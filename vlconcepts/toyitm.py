@@ -18,7 +18,7 @@ import torch
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before transformers)
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, get_logger, pick_device,
                              progress, seed_everything)
-from .models import ViltITMModel, register_backend, tiny_tokenizer
+from .models import ViltITMModel, autocast_dtype, register_backend, tiny_tokenizer
 from .captions import (FIELD_ORDER, RELATION_PHRASES, caption_holds, caption_object, caption_scene, false_caption,
                                  plural)
 from .datasets import close_up_scene
@@ -26,7 +26,7 @@ from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, 
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
 from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, WorldScene, check_mixture, mixture_captioner,
                                       mixture_false_captioner, mixture_words, render_mixture_pool)
-from .toyclip import (ScenePool, TrainingRun, autocast_dtype, cosine_lr, eval_scenes, packaged_release, parameter_groups,
+from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
 
