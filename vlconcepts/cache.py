@@ -265,7 +265,7 @@ def _remove_entry(entry: Path) -> int:
     except OSError: pass
     return size
 
-
+# %% ../nbs/02_cache.ipynb #5176d151
 class FeatureCache:
     "A folder of cached tensors (features, activations), one entry per `CacheKey`, built by resumable chunked extraction."
     def __init__(self, root: str | Path | None = None):

@@ -85,7 +85,7 @@ def _read_id_table(path: Path, n_fields: int, converters: Sequence) -> list[list
         except ValueError as e: raise format_error(path, k, f"bad value ({e})", line) from e
     return rows
 
-
+# %% ../nbs/04c_cub_data.ipynb #2c981eeb
 def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_row: dict[int, int]):
     """is_present and certainty arrays `[n_images, n_attributes]` from image_attribute_labels.txt (fields beyond 4
     ignored); every image needs a line for every attribute (a truncated file is an error, not all-zero annotations)."""

@@ -126,7 +126,7 @@ def _check_pixel_tensor(pixels: torch.Tensor, what: str = "images") -> torch.Ten
                                        "Pass un-normalised pixels: the model applies its own normalisation.")
     return pixels
 
-
+# %% ../nbs/01_models.ipynb #a3740664
 def image_batches(images, batch_size: int):
     "Validate `images` (list of PIL images or `[n,3,H,W]` tensor in [0,1]); yield batches as tensors or lists of `[3,H,W]` tensors."
     if isinstance(images, torch.Tensor):
