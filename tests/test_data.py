@@ -19,7 +19,7 @@ from vlconcepts.cub_data import export_cub, load_cub
 def test_real_mac_split_files(shared_dir):
     root = shared_dir / "data" / "mac"
     if not (root / MAC_SPLIT_DIR / "train_pairs.txt").exists(): pytest.skip(f"MAC split files not found under {root}")
-    mac = load_mac(root)
+    mac = load_mac(root, split_files_only=True)
     assert (len(mac.attributes), len(mac.objects), len(mac.pairs)) == (99, 259, 7647)    # specs/probes_mac.md §2.1
     assert {s: len(p) for s, p in mac.split_pairs.items()} == {"train": 6791, "val": 1762, "test": 4381}
     assert (len(mac.unseen_pairs("val")), len(mac.unseen_pairs("test"))) == (208, 713)
@@ -132,9 +132,6 @@ def test_cub_binary_text_file_names_the_file(tmp_path, name):
         load_cub(cub)
 
 
-@pytest.mark.xfail(strict=True, raises=(OSError, SyntaxError),
-                   reason="needs the ImageDataset.image change in nbs/04_datasets.ipynb (owned by the cli helper): wrap "
-                          "PIL's errors as DatasetFormatError naming the path; remove this mark when it lands")
 def test_truncated_image_names_the_path(tmp_path):
     from vlconcepts.core import DatasetFormatError
     cub = load_cub(export_cub(tmp_path, n=4, size=16))

@@ -399,7 +399,6 @@ CAPTION_CORPUS_MIX = {  # share of each kind: one object usual; two objects, cou
     "multi": 0.05, "relational": 0.04, "spatial-2": 0.02, "verb-2": 0.02,                     # lists and two objects
     "counting": 0.03, "negated": 0.01, "negated-clause": 0.01,                                 # counts 3%, negations 2%
 }
-assert set(CAPTION_CORPUS_MIX) == set(CORPUS_KINDS) and abs(sum(CAPTION_CORPUS_MIX.values()) - 1) < 1e-9
 
 
 def _negated_clause(rng: np.random.Generator) -> tuple[str, Scene]:
@@ -413,7 +412,7 @@ def _negated_clause(rng: np.random.Generator) -> tuple[str, Scene]:
     others = [str(v) for v in scene.vocab.values(attribute) if v is not None and v != getattr(obj, attribute)]
     return f"{head} that is not {others[int(rng.integers(len(others)))]}", scene
 
-
+# %% ../nbs/04e_caption_data.ipynb #b0f02003
 def corpus_caption(rng: np.random.Generator, kind: str) -> tuple[str, Scene]:
     "One (caption, scene) of `kind` (one of `CORPUS_KINDS`); the caption is true of the scene."
     if kind in IMCAPS_TYPES:

@@ -202,7 +202,11 @@ def image(self: ImageDataset, i: int):
     path = self.paths[i]
     if not Path(path).exists():
         raise DatasetNotFound(self.name, f"image file {path}", "re-download or re-export the dataset", path)
-    with Image.open(path) as im: return im.convert("RGB")
+    try:
+        with Image.open(path) as im: return im.convert("RGB")
+    except (OSError, SyntaxError, ValueError) as e:
+        raise DatasetFormatError(f"{path}: unreadable or truncated image ({type(e).__name__}: {e}); re-download or re-export "
+                                 f"the {self.name} dataset.") from e
 
 
 @patch
@@ -218,9 +222,13 @@ def format_error(path: Path, line_number: int, problem: str, line: str = "") -> 
 
 
 def read_lines(path: Path) -> list[tuple[int, str]]:
-    "(line number, stripped line) for the non-empty lines of a text file."
-    with open(path, encoding="utf-8") as f:
-        return [(k, line.strip()) for k, line in enumerate(f, 1) if line.strip()]
+    "(line number, stripped line) for the non-empty lines of a text file (a file that is not UTF-8 text: DatasetFormatError)."
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [(k, line.strip()) for k, line in enumerate(f, 1) if line.strip()]
+    except UnicodeDecodeError as e:
+        raise DatasetFormatError(f"{path}: not a UTF-8 text file (byte {e.object[e.start]:#04x} at offset {e.start}); "
+                                 "the file is damaged or not the dataset's text file — re-download it.") from e
 
 
 def write_lines(path: Path, lines: Iterable[str], final_newline: bool = True):
