@@ -25,9 +25,8 @@ from .czsl import apply_bias, choose_bias
 from .scenes import OPPOSITE_RELATION
 from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, BindingDataset,
                                      export_binding, load_binding)
-from .models import load_model, preprocess_pixels, register_openclip_config
+from .models import autocast, autocast_dtype, load_model, preprocess_pixels, register_openclip_config
 from .stats import mean_se, save_seed_values
-from .toyclip import autocast_dtype
 
 logger = get_logger(__name__)
 
@@ -387,7 +386,7 @@ def score_candidates(model: LabelScorer, inputs, data: BindingTask, indices, bat
     model.eval()
     device = model.words.device
     indices = np.asarray(indices)
-    with _autocast(device):
+    with autocast(device):
         labels = model.label_embeddings().float()   # computed once for all batches
         scale = model.scale()
         out = []
@@ -397,12 +396,6 @@ def score_candidates(model: LabelScorer, inputs, data: BindingTask, indices, bat
             images = model.image_embeddings(inputs[images]).float()[each.to(device)]
             out.append((scale * (images[:, None] * labels[data.candidates[batch].to(device)]).sum(-1)).float().cpu())
     return torch.cat(out) if out else torch.empty(0, 5)
-
-
-def _autocast(device: torch.device):
-    "Mixed precision on CUDA (the dtype ToyCLIP training uses), nothing elsewhere."
-    dtype = autocast_dtype(device)
-    return torch.autocast("cuda", dtype=dtype) if dtype is not None else nullcontext()
 
 
 def accuracy(scores: torch.Tensor, target: torch.Tensor) -> float:
@@ -436,7 +429,7 @@ def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, 
         order = train_indices[torch.randperm(len(train_indices), generator=order_rng).numpy()]
         for start in range(0, len(order), batch_size):
             batch = order[start:start + batch_size]
-            with _autocast(device):
+            with autocast(device):
                 logits = model(inputs[data.image_index[batch]], data.candidates[batch])
             loss = F.cross_entropy(logits.float(), data.target[batch].to(device))
             optimizer.zero_grad(set_to_none=True)
