@@ -129,7 +129,7 @@ PAPER_PROBE_CONFIG = ProbeConfig(decoder="t5-large", tokenizer="t5-large", capti
 SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, batch_size=32,
                                  d_model=32, d_ff=64, n_layers=1, n_heads=2, checkpoint_every=4, num_beams=2, max_length=16)
 
-
+# %% ../nbs/41_probes.ipynb #54d93f54
 def probe_config(profile: str = "tiny", overrides: dict | Sequence[str] = ()) -> ProbeConfig:
     "The profile's config ('tiny', 'paper' or 'smoke') with `overrides` ({field: value} or 'field=value' strings, typed like the field)."
     configs = {"tiny": ProbeConfig(), "paper": PAPER_PROBE_CONFIG, "smoke": SMOKE_PROBE_CONFIG}
