@@ -296,10 +296,11 @@ COLOR_NAMES = tuple(sorted(CLEVR_COLORS))  # blue, brown, cyan, gray, green, pur
 CLOSE_UP_CAMERA = Camera(fov=22.0)  # CLEVR's camera position with about 2x zoom
 
 
-def close_up_scene(rng: np.random.Generator, vocab, spec: dict):
-    "A one-object scene for `spec`, the object within 0.8 of the centre, seen by `CLOSE_UP_CAMERA`."
+def close_up_scene(rng: np.random.Generator, vocab, spec: dict, min_visible_pixels: int | None = None):
+    "A one-object scene for `spec`, the object within 0.8 of the centre, seen by `CLOSE_UP_CAMERA` (0 pixels: no visibility render)."
     position = tuple(float(v) for v in rng.uniform(-0.8, 0.8, size=2))
-    return sample_scene(rng, 1, vocab, object_specs=[{**spec, "position": position}], camera=CLOSE_UP_CAMERA)
+    return sample_scene(rng, 1, vocab, object_specs=[{**spec, "position": position}], camera=CLOSE_UP_CAMERA,
+                        min_visible_pixels=min_visible_pixels)
 
 # %% ../nbs/04_datasets.ipynb #c8124e50
 @patch

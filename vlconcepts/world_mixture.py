@@ -15,7 +15,7 @@ from .core import InputValidationError
 from .scenes import CLEVR_VOCAB, Scene, place_scene
 from .captions import FIELD_ORDER
 from .render import render_object_ids, render_scenes, clevr_min_visible_pixels
-from .datasets import CLOSE_UP_CAMERA
+from .datasets import close_up_scene
 from .attribute_object_data import ATTRIBUTE_KINDS, MAC_KINDS, WORLD_OBJECTS, attribute_world_vocab, object_spec
 from .cub_data import CUB_GROUPS, cub_bird_spec
 from .caption_data import IMCAPS_TYPES, make_imcaps_pair
@@ -64,8 +64,7 @@ BIRD_ATTRIBUTE_TEMPLATE, BIRD_CLASS_TEMPLATE = "a photo of bird whose {} is {}",
 # %% ../nbs/04g_world_mixture.ipynb #c1c799ca
 def close_up(rng: np.random.Generator, vocab, spec: dict) -> Scene:
     "`datasets.close_up_scene` without its per-scene visibility render (one centred object is always in view): fast pools."
-    position = tuple(float(v) for v in rng.uniform(-0.8, 0.8, size=2))
-    return place_scene(rng, 1, vocab, object_specs=[{**spec, "position": position}], camera=CLOSE_UP_CAMERA)
+    return close_up_scene(rng, vocab, spec, min_visible_pixels=0)
 
 
 def _attribute_scene(rng: np.random.Generator) -> WorldScene:
