@@ -28,6 +28,7 @@ from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import cached_activations, cached_image_features, cached_text_features, dataset_fingerprint
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
+from .scenes import RENDER_VERSION
 from .cub_data import export_cub, load_cub
 from .czsl import bias_sweep, bias_sweeps
 from .models import packaged_minilm_dir
@@ -409,7 +410,7 @@ def compmap_dataset(name: str, source: str = "synthetic", n: int = 1000, seed: i
     export, load, inner = exporters[name]
     if source == "real": return load(Path(root).expanduser() if root else None)
     if source != "synthetic": raise InputValidationError(f"source must be 'synthetic' or 'real', got {source!r}.")
-    folder = cache_dir() / "compmap" / "worlds" / f"{name}-n{n}-seed{seed}-px{size}"
+    folder = cache_dir() / "compmap" / "worlds" / f"{name}-n{n}-seed{seed}-px{size}-render{RENDER_VERSION}"  # new renders, new folder
     if not folder.is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))

@@ -272,7 +272,7 @@ def save_figure(fig, name: str, dpi: int = 150) -> Path:
 
 
 def save_table(table, name: str, paper=None, caption: str | None = None, floatfmt: str = ".2f") -> Path:
-    "Write a DataFrame to `tables/<name>.md` and `.csv`; with `paper` (a DataFrame of the paper's numbers) both are shown side by side."
+    "Write a DataFrame to `tables/<name>.md` and `.csv`; with `paper` (the paper's numbers, printed verbatim) both are shown side by side."
     import pandas as pd
     table = pd.DataFrame(table)
     with atomic_write(tables_dir() / f"{name}.csv", "w") as f: table.to_csv(f, index=True)
@@ -282,7 +282,7 @@ def save_table(table, name: str, paper=None, caption: str | None = None, floatfm
     if paper is not None:
         paper = pd.DataFrame(paper)
         with atomic_write(tables_dir() / f"{name}_paper.csv", "w") as f: paper.to_csv(f, index=True)
-        parts.append("## Paper\n\n" + paper.to_markdown(floatfmt=floatfmt) + "\n")
+        parts.append("## Paper\n\n" + paper.to_markdown(disable_numparse=True) + "\n")  # every cell as the paper prints it
     path = tables_dir() / f"{name}.md"
     with atomic_write(path, "w") as f: f.write("\n".join(parts))
     return path

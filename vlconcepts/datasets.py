@@ -26,7 +26,8 @@ from .scenes import CLEVR_COLORS, Camera
 __all__ = ['DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'DatasetEntry', 'register_dataset', 'checked_exporter',
            'registered_datasets', 'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset',
            'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
-           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_scene', 'verify_against_scenes']
+           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene',
+           'verify_against_scenes']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -293,13 +294,20 @@ def split_counts(n: int, fractions: Sequence[float]) -> list[int]:
 
 # %% ../nbs/04_datasets.ipynb #1d20eacf
 COLOR_NAMES = tuple(sorted(CLEVR_COLORS))  # blue, brown, cyan, gray, green, purple, red, yellow
-CLOSE_UP_CAMERA = Camera(fov=22.0)  # CLEVR's camera position with about 2x zoom
+CLOSE_UP_CAMERA = Camera(fov=16.0)  # CLEVR's camera direction, about 2.7x zoom, re-aimed at the object (`close_up_camera`)
+
+
+def close_up_camera(position: tuple) -> Camera:
+    "`CLOSE_UP_CAMERA` moved with the object at `position` (x, y): same direction and distance, aimed at its middle."
+    x, y = position
+    cx, cy, cz = CLOSE_UP_CAMERA.position
+    return Camera((cx + x, cy + y, cz), (x, y, 0.3), CLOSE_UP_CAMERA.fov)
 
 
 def close_up_scene(rng: np.random.Generator, vocab, spec: dict, min_visible_pixels: int | None = None):
-    "A one-object scene for `spec`, the object within 0.8 of the centre, seen by `CLOSE_UP_CAMERA` (0 pixels: no visibility render)."
+    "A one-object scene for `spec`: the object within 0.8 of the centre, framed by `close_up_camera` (0 pixels: no visibility render)."
     position = tuple(float(v) for v in rng.uniform(-0.8, 0.8, size=2))
-    return sample_scene(rng, 1, vocab, object_specs=[{**spec, "position": position}], camera=CLOSE_UP_CAMERA,
+    return sample_scene(rng, 1, vocab, object_specs=[{**spec, "position": position}], camera=close_up_camera(position),
                         min_visible_pixels=min_visible_pixels)
 
 # %% ../nbs/04_datasets.ipynb #c8124e50

@@ -44,7 +44,7 @@ SHAPE_GEOMETRY: dict[str, tuple[str, tuple[float, float, float]]] = {
 }
 
 # %% ../nbs/03a_scenes.ipynb #b5ecc5e3
-RENDER_VERSION = 2  # bumped whenever renders change appearance (2: mirror-like metal); trained models record it
+RENDER_VERSION = 3  # bumped whenever renders change appearance (2: mirror-like metal; 3: close-ups framed on their object); trained models record it
 MATERIAL_SHADING: dict[str, dict[str, float]] = {
     "rubber": {"diffuse": 1.0, "specular": 0.08, "shininess": 8.0, "reflect": 0.0},
     "metal": {"diffuse": 0.2, "specular": 1.0, "shininess": 30.0, "reflect": 0.9},
