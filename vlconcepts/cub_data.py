@@ -19,8 +19,8 @@ from .scenes import CLEVR_VOCAB
 
 # %% auto #0
 __all__ = ['CUB_FOLDER', 'CUB_LAYOUT', 'CUB_WHERE', 'CUB_CERTAINTIES', 'CUB_DATASET', 'CUB_GROUPS', 'CUB_CERTAINTY_PROBS',
-           'CUB_CORRECT_PROBS', 'CUB_DEFAULT_N', 'CubDataset', 'load_cub', 'cub_attribute_names', 'cub_classes',
-           'cub_class_name', 'cub_bird_spec', 'annotate_cub', 'export_cub']
+           'CUB_CORRECT_PROBS', 'CUB_DEFAULT_N', 'BIRD_SIDE_ON', 'BIRD_POSE_JITTER', 'CubDataset', 'load_cub',
+           'cub_attribute_names', 'cub_classes', 'cub_class_name', 'cub_bird_spec', 'annotate_cub', 'export_cub']
 
 # %% ../nbs/04c_cub_data.ipynb #2af6676d
 @dataclass(eq=False)
@@ -177,11 +177,17 @@ def cub_class_name(index: int, c: dict) -> str:
     return f"{index:03d}." + "_".join(w.capitalize() for w in words)
 
 
-def cub_bird_spec(c: dict) -> dict:
-    "The `sample_scene` object spec of a class."
-    return {"shape": c["has_shape"], "color": c["has_primary_color"], "size": c["has_size"],
+BIRD_SIDE_ON = (-45.0, 135.0)  # rotations (degrees) that turn a bird's wing band towards the close-up camera
+BIRD_POSE_JITTER = 20.0        # ± degrees around them
+
+
+def cub_bird_spec(c: dict, rng: np.random.Generator | None = None) -> dict:
+    "The `sample_scene` object spec of a class; with `rng`, posed side-on (either side, ±20°) so that its wing faces the camera."
+    spec = {"shape": c["has_shape"], "color": c["has_primary_color"], "size": c["has_size"],
             "pattern": "plain" if c["has_pattern"] == "solid" else c["has_pattern"],
             "parts": {"head": c["has_head_color"], "wing": c["has_wing_color"]}}
+    if rng is not None: spec["rotation"] = float(BIRD_SIDE_ON[rng.integers(2)] + rng.uniform(-BIRD_POSE_JITTER, BIRD_POSE_JITTER))
+    return spec
 
 
 def annotate_cub(true_values: dict, rng: np.random.Generator) -> list[tuple[int, int]]:
@@ -208,7 +214,7 @@ def export_cub(out: Path, n: Optional[int] = None, seed: int = 0, size: Optional
     labels = [k % n_classes for k in range(n)]
     is_train = [int(rng.random() < 0.5) for _ in range(n)]
     paths = [f"{class_names[c]}/{class_names[c].split('.', 1)[1]}_{k + 1:04d}.png" for k, c in enumerate(labels)]
-    scenes = [close_up_scene(rng, vocab, cub_bird_spec(classes[c])) for c in progress(labels, desc="cub scenes")]
+    scenes = [close_up_scene(rng, vocab, cub_bird_spec(classes[c], rng)) for c in progress(labels, desc="cub scenes")]
     cub = out / CUB_FOLDER
     render_to_files(scenes, [cub / "images" / p for p in paths], size, desc="cub images")
     write_scenes_json(cub / "scenes.json", scenes, paths, ["train" if t else "test" for t in is_train], size,

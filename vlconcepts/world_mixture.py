@@ -79,7 +79,7 @@ def _bird_scene(rng: np.random.Generator) -> WorldScene:
     while True:
         c = {g: values[rng.integers(len(values))] for g, values in CUB_GROUPS.items()}
         if c["has_head_color"] != c["has_primary_color"] and c["has_wing_color"] != c["has_primary_color"]: break
-    return WorldScene("birds", close_up(rng, bird_world_vocab(), cub_bird_spec(c)), {"bird": c})
+    return WorldScene("birds", close_up(rng, bird_world_vocab(), cub_bird_spec(c, rng)), {"bird": c})
 
 
 CLEVR_OBJECT_COUNTS = {"1": 0.5, "2": 0.3, "3": 0.2}  # P(a CLEVR scene has k objects)
