@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import os
 import re
 import shutil
 import time
@@ -21,14 +22,14 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 
-from .core import (InputValidationError, atomic_path, atomic_write, cache_dir, folder_size, get_logger, progress)
+from .core import (InputValidationError, VLConceptsError, atomic_path, atomic_write, cache_dir, folder_size, get_logger, progress)
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR', 'dataset_fingerprint', 'CacheKey',
-           'FeatureCache', 'cached_image_features', 'cached_text_features', 'cached_activations', 'cached_image_tokens',
-           'list_entries', 'format_entries', 'cache_size', 'clear']
+           'FeatureCache', 'DistributedWorld', 'distributed_world', 'cached_image_features', 'cached_text_features',
+           'cached_activations', 'cached_image_tokens', 'list_entries', 'format_entries', 'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -334,24 +335,29 @@ def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_s
         _write_meta(entry, meta)
     return meta
 
-# %% ../nbs/02_cache.ipynb #ee57608a
-@patch
-def compute(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: Callable[[Sequence], torch.Tensor],
-            chunk_size: int = DEFAULT_CHUNK_SIZE, recompute: bool = False, desc: Optional[str] = None) -> torch.Tensor:
-    "`compute_chunk` over `items` in chunks of `chunk_size`, each chunk saved as it finishes; cached results are reused."
+# %% ../nbs/02_cache.ipynb #6a95bf85
+def _check_items(items, chunk_size) -> int:
+    "The number of `items`, after checking `items` is a non-empty sequence and `chunk_size` a positive integer."
     if not isinstance(chunk_size, int) or chunk_size < 1:
         raise InputValidationError(f"chunk_size must be a positive integer, got {chunk_size!r}.")
     try: n_items = len(items)
     except TypeError:
         raise InputValidationError(f"items must be a sequence with a length (list, tensor, dataset), "
                                    f"got {type(items).__name__}; wrap a generator in list(...).") from None
-    if n_items == 0: raise InputValidationError(f"Nothing to compute for {key.what}: `items` is empty.")
+    if n_items == 0: raise InputValidationError("Nothing to compute: `items` is empty.")
+    return n_items
+
+
+@patch
+def _plan(self: FeatureCache, key: CacheKey, n_items: int, chunk_size: int, recompute: bool = False
+          ) -> tuple[Optional[torch.Tensor], Optional[dict], list]:
+    "A hit: `(result, None, [])`. Otherwise the entry started or resumed: `(None, meta, chunks)`, None for each chunk still to compute."
     entry = self.entry_dir(key)
     if recompute: self.remove(key)
     meta, result, changed = self._read_result(key)
     if result is not None and not changed and len(result) == n_items:
         logger.debug(f"cache hit {entry}")
-        return result
+        return result, None, []
     meta = self._start(key, entry, n_items, chunk_size)
     if meta.get("complete") and result is None:  # complete on paper, but result.pt is missing or damaged
         logger.warning(f"cache entry {entry} is marked complete but its result is unreadable; recomputing it")
@@ -361,13 +367,65 @@ def compute(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: C
     if meta.get("complete"):  # result.pt read back, but some chunks' rows changed: keep the others
         chunks = [None if i in changed else result[start:stop] for i, (start, stop) in enumerate(bounds)]
     else: chunks = [_load_chunk(_chunk_path(entry, i), stop - start, key.digest, i) for i, (start, stop) in enumerate(bounds)]
-    todo = [i for i, chunk in enumerate(chunks) if chunk is None]
-    if len(todo) < len(bounds): logger.info(f"resuming {entry}: {len(bounds) - len(todo)}/{len(bounds)} chunks already done")
+    done = sum(chunk is not None for chunk in chunks)
+    if done: logger.info(f"resuming {entry}: {done}/{len(bounds)} chunks already done")
+    return None, meta, chunks
+
+# %% ../nbs/02_cache.ipynb #e450392c
+@dataclass(frozen=True)
+class DistributedWorld:
+    "This process's place among the processes of a run (rank, size) and the two collectives the cache needs; one process is rank 0 of 1."
+    rank: int = 0
+    size: int = 1
+
+    def broadcast(self, obj, src: int = 0):
+        "Process `src`'s `obj`, on every process (a picklable object)."
+        if self.size == 1: return obj
+        import torch.distributed as dist
+        box = [obj]
+        dist.broadcast_object_list(box, src=src)
+        return box[0]
+
+    def all_gather(self, obj) -> list:
+        "Every process's `obj`, in rank order; no process returns before all have called it."
+        if self.size == 1: return [obj]
+        import torch.distributed as dist
+        gathered = [None] * self.size
+        dist.all_gather_object(gathered, obj)
+        return gathered
+
+
+def distributed_world() -> DistributedWorld:
+    "The run's processes: an initialised torch.distributed group, or a launcher's `WORLD_SIZE` > 1 (initialised through accelerate), else rank 0 of 1."
+    import torch.distributed as dist
+    if not (dist.is_available() and dist.is_initialized()):
+        if int(os.environ.get("WORLD_SIZE", "1") or 1) <= 1: return DistributedWorld()
+        from accelerate import PartialState
+        PartialState()                                   # init_process_group with the launcher's rank, size and address
+    return DistributedWorld(dist.get_rank(), dist.get_world_size())
+
+# %% ../nbs/02_cache.ipynb #ee57608a
+@patch
+def compute(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: Callable[[Sequence], torch.Tensor],
+            chunk_size: int = DEFAULT_CHUNK_SIZE, recompute: bool = False, desc: Optional[str] = None) -> torch.Tensor:
+    "`compute_chunk` over `items` in chunks of `chunk_size`, each chunk saved as it finishes; cached results are reused. Sharded over processes under a distributed launcher."
+    n_items = _check_items(items, chunk_size)
+    world = distributed_world()
+    if world.size > 1: return self._compute_sharded(key, items, compute_chunk, n_items, chunk_size, recompute, desc, world)
+    result, meta, chunks = self._plan(key, n_items, chunk_size, recompute)
+    if result is not None: return result
+    self._compute_chunks(key, items, compute_chunk, meta, chunks, [i for i, c in enumerate(chunks) if c is None], desc)
+    return self._finish(self.entry_dir(key), meta, chunks)
+
+@patch
+def _compute_chunks(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: Callable, meta: dict,
+                    chunks: list, todo: Sequence[int], desc: Optional[str] = None):
+    "Compute the chunks numbered `todo` into `chunks`, saving each one (with its SHA-256) as it finishes."
+    bounds, entry = _chunk_bounds(meta["n_items"], meta["chunk_size"]), self.entry_dir(key)
     for i in progress(todo, desc=desc or key.what, total=len(bounds), initial=len(bounds) - len(todo), unit="chunk"):
         start, stop = bounds[i]
         chunks[i] = _check_chunk(compute_chunk(_take(items, start, stop)), stop - start, key.what, i)
         _save_chunk(chunks[i], _chunk_path(entry, i), key.digest, i)
-    return self._finish(entry, meta, chunks)
 
 @patch
 def _finish(self: FeatureCache, entry: Path, meta: dict, chunks: list[torch.Tensor]) -> torch.Tensor:
@@ -383,6 +441,50 @@ def _finish(self: FeatureCache, entry: Path, meta: dict, chunks: list[torch.Tens
                         "chunk_sha256": sums, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
     shutil.rmtree(entry / CHUNKS_DIR, ignore_errors=True)
     for stray in entry.glob(".*.tmp*"): stray.unlink(missing_ok=True)  # temp files of writes killed midway
+    return result
+
+# %% ../nbs/02_cache.ipynb #6aba0c97
+def _together(world: DistributedWorld, step: Callable, what: str):
+    "`step()` on every process, then wait for all: a local failure re-raises here, another process's failure raises naming it."
+    try: out, why, error = step(), None, None
+    except Exception as e: out, why, error = None, f"{type(e).__name__}: {str(e)[:300]}", e
+    whys = world.all_gather(why)
+    if error is not None: raise error
+    failed = [rank for rank, w in enumerate(whys) if w is not None]
+    if failed: raise VLConceptsError(f"{what}: process {failed[0]} of {world.size} failed ({whys[failed[0]]}); see its log. "
+                                     "The chunks finished so far are kept: run again to resume.")
+    return out
+
+
+@patch
+def _merge(self: FeatureCache, key: CacheKey, meta: dict, chunks: list, todo: Sequence[int]) -> torch.Tensor:
+    "Rank 0: read back the chunks the other processes saved (SHA-256 checked), then write the one complete entry."
+    entry, bounds = self.entry_dir(key), _chunk_bounds(meta["n_items"], meta["chunk_size"])
+    for i in todo:
+        if chunks[i] is None: chunks[i] = _load_chunk(_chunk_path(entry, i), bounds[i][1] - bounds[i][0], key.digest, i)
+        if chunks[i] is None: raise VLConceptsError(f"chunk {i} of {entry} is missing after every process finished; run again.")
+    return self._finish(entry, meta, chunks)
+
+
+@patch
+def _compute_sharded(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: Callable, n_items: int,
+                     chunk_size: int, recompute: bool, desc: Optional[str], world: DistributedWorld) -> torch.Tensor:
+    "`compute` on every process of `world`: rank 0 plans, each process computes every `size`-th missing chunk, rank 0 merges."
+    if len(set(world.all_gather((key.digest, n_items)))) > 1:
+        raise VLConceptsError(f"the {world.size} processes asked for different entries of {key.what} (another model, other "
+                              "items or another item count per process); every process must pass the same items.")
+    planned = _together(world, lambda: self._plan(key, n_items, chunk_size, recompute) if world.rank == 0 else None, "planning")
+    result, meta, chunks = planned or (None, None, None)
+    shared = world.broadcast(None if world.rank or result is not None else (meta, [i for i, c in enumerate(chunks) if c is None]))
+    if shared is not None:
+        meta, todo = shared
+        own = chunks if world.rank == 0 else [None] * len(_chunk_bounds(n_items, meta["chunk_size"]))
+        _together(world, lambda: self._compute_chunks(key, items, compute_chunk, meta, own, todo[world.rank::world.size],
+                                                      f"{desc or key.what} [rank {world.rank}/{world.size}]"), "extraction")
+        result = _together(world, lambda: self._merge(key, meta, chunks, todo) if world.rank == 0 else None, "merging")
+    if world.rank == 0: return result
+    result = self.get(key)
+    if result is None: raise VLConceptsError(f"rank 0 wrote {self.entry_dir(key)}, but it does not read back here; is the cache folder shared?")
     return result
 
 # %% ../nbs/02_cache.ipynb #c05f7134
