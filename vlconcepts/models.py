@@ -30,12 +30,13 @@ from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_lo
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'register_backend',
-           'known_prefixes', 'parse_spec', 'load_model', 'image_batches', 'autocast_dtype', 'autocast',
-           'hash_state_dict', 'VLModel', 'DualEncoderModel', 'preprocess_pixels', 'register_openclip_config',
-           'tiny_test_config', 'OpenCLIPModel', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
-           'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
-           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert']
+__all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'RANDOM_ARCHITECTURES',
+           'register_backend', 'known_prefixes', 'parse_spec', 'load_model', 'image_batches', 'autocast_dtype',
+           'autocast', 'hash_state_dict', 'VLModel', 'DualEncoderModel', 'preprocess_pixels',
+           'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip', 'load_openclip',
+           'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel',
+           'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir',
+           'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -519,10 +520,11 @@ def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: i
 
 @register_backend("openclip")
 def load_openclip(rest: str, device) -> OpenCLIPModel:
-    "`openclip:<arch>[@<pretrained tag or checkpoint path>]` → `OpenCLIPModel`."
+    "`openclip:<arch>[@<pretrained tag, checkpoint path or random>]` → `OpenCLIPModel` (no tag or `@random`: random init)."
     import open_clip
     arch, _, weights = rest.partition("@")
     arch, weights = arch.strip(), weights.strip() or None
+    if weights == "random": weights = None             # the dry profile's form: the architecture, no weights
     clip = create_openclip(arch, weights, device=device)
     return OpenCLIPModel(clip, open_clip.get_tokenizer(arch), f"openclip:{rest}", device)
 
@@ -657,8 +659,9 @@ def _hf_source(rest: str) -> str:
 
 
 def _hf_load(model_class, source: str, expected_type: str, prefix: str):
-    "Load `model_class` and its processor from `source`; errors name the source and the likely fix."
+    "Load `model_class` and its processor from `source` (`<id>@random`: built from its config, no weights); errors name the fix."
     from transformers import AutoConfig, AutoProcessor
+    if source.endswith("@random"): return random_hf_model(model_class, source[:-len("@random")], expected_type, prefix)
     try: config = AutoConfig.from_pretrained(source)
     except Exception as e:
         from huggingface_hub import constants
@@ -868,10 +871,85 @@ def packaged_minilm_dir() -> Path:
 
 @register_backend("sbert")
 def load_sbert(rest: str, device) -> SentenceEncoderModel:
-    "`sbert:packaged-minilm` (offline, 384-d) or `sbert:<hub id or directory>` → `SentenceEncoderModel`."
+    "`sbert:packaged-minilm` (offline, 384-d), `sbert:<hub id or directory>` or `sbert:<either>@random` → `SentenceEncoderModel`."
     from sentence_transformers import SentenceTransformer
+    if rest.endswith("@random"): return SentenceEncoderModel(random_sentence_encoder(rest[:-len("@random")], device), f"sbert:{rest}", device)
     source = str(packaged_minilm_dir()) if rest == "packaged-minilm" else _hf_source(rest)
     try: encoder = SentenceTransformer(source, device=str(device))
     except Exception as e:
         raise ModelSpecError(f"Cannot load sentence-transformers model {source!r}: {type(e).__name__}: {str(e)[:300]}") from e
     return SentenceEncoderModel(encoder, f"sbert:{rest}", device)
+
+# %% ../nbs/01_models.ipynb #7eddbdac
+RANDOM_ARCHITECTURES = {  # hub id -> (transformers model_type, config arguments): the paper's models, buildable offline
+    "openai/clip-vit-base-patch32": ("clip", {}),                  # CLIPConfig's defaults are ViT-B/32
+    "dandelin/vilt-b32-finetuned-coco": ("vilt", {}),              # ViltConfig's defaults are vilt-b32 (384 px, 32-px patches)
+    "Salesforce/blip-itm-base-coco": ("blip", {}),                 # BlipConfig's defaults are BLIP base (ViT-B/16, 384 px)
+    "sentence-transformers/all-mpnet-base-v2": ("mpnet", {}),      # MPNetConfig's defaults are mpnet-base
+    "sentence-transformers/all-MiniLM-L6-v2": ("bert", {"hidden_size": 384, "num_hidden_layers": 6, "num_attention_heads": 12,
+                                                        "intermediate_size": 1536}),
+}
+
+
+def random_config(name: str, expected_type: str | None, prefix: str):
+    "The transformers config of `name` for `<prefix>:<name>@random`: a local folder or the hub cache, else `RANDOM_ARCHITECTURES`."
+    from transformers import CONFIG_MAPPING, AutoConfig
+    source = str(packaged_minilm_dir()) if name == "packaged-minilm" else _hf_source(name)
+    try: config = AutoConfig.from_pretrained(source)
+    except Exception:
+        if name not in RANDOM_ARCHITECTURES:
+            raise ModelSpecError(f"'{prefix}:{name}@random': no config of {name!r} here (not a local folder, not in the Hugging "
+                                 f"Face cache) and no built-in architecture for it (built in: {sorted(RANDOM_ARCHITECTURES)}). "
+                                 f"Pre-cache its config (`hf download {name} config.json`) or give a folder holding config.json.") from None
+        model_type, arguments = RANDOM_ARCHITECTURES[name]
+        config = CONFIG_MAPPING[model_type](**arguments)
+    if expected_type is not None and config.model_type != expected_type:
+        raise ModelSpecError(f"'{prefix}:{name}@random': {name} is a '{config.model_type}' model, not '{expected_type}'.")
+    return config
+
+# %% ../nbs/01_models.ipynb #f048b1c4
+def _offline_processor(config):
+    "A processor of `config`'s kind and sizes without the hub: CLIP's BPE, or bert-base-uncased's WordPiece (the packaged MiniLM's)."
+    from transformers import (AutoTokenizer, BlipImageProcessor, BlipProcessor, CLIPImageProcessor, CLIPProcessor,
+                              ViltImageProcessor, ViltProcessor)
+    if config.model_type == "clip":
+        tokenizer, side = tiny_tokenizer("clip"), config.vision_config.image_size
+        tokenizer.model_max_length = config.text_config.max_position_embeddings
+        return CLIPProcessor(image_processor=CLIPImageProcessor(size={"shortest_edge": side}, crop_size={"height": side, "width": side}),
+                             tokenizer=tokenizer)
+    wordpiece = AutoTokenizer.from_pretrained(str(packaged_minilm_dir()))
+    if config.model_type == "vilt": return ViltProcessor(image_processor=ViltImageProcessor(), tokenizer=wordpiece)
+    if config.model_type == "blip":
+        side = config.vision_config.image_size
+        return BlipProcessor(image_processor=BlipImageProcessor(size={"height": side, "width": side}), tokenizer=wordpiece)
+    return wordpiece
+
+
+def random_hf_model(model_class, name: str, expected_type: str, prefix: str, seed: int = 0):
+    "`model_class` built from `name`'s config with seeded random weights, and its processor (cached, else `_offline_processor`)."
+    from transformers import AutoProcessor
+    config = random_config(name, expected_type, prefix)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = model_class(config).eval()
+    try: processor = AutoProcessor.from_pretrained(_hf_source(name))
+    except Exception: processor = _offline_processor(config)
+    return model, processor
+
+# %% ../nbs/01_models.ipynb #ce5a61a4
+def random_sentence_encoder(name: str, device="cpu", seed: int = 0):
+    "A `SentenceTransformer` of `name`'s architecture with seeded random weights: transformer, mean pooling, normalisation."
+    from sentence_transformers import SentenceTransformer, models
+    from transformers import AutoModel, AutoTokenizer
+    config = random_config(name, None, "sbert")
+    folder = Path(tempfile.mkdtemp(prefix="vlconcepts-random-sbert-"))
+    atexit.register(shutil.rmtree, folder, True)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        AutoModel.from_config(config).save_pretrained(folder)
+    try: tokenizer = AutoTokenizer.from_pretrained(str(packaged_minilm_dir()) if name == "packaged-minilm" else _hf_source(name))
+    except Exception: tokenizer = _offline_processor(config)
+    tokenizer.save_pretrained(folder)
+    transformer = models.Transformer(str(folder), max_seq_length=min(384, config.max_position_embeddings - 2))
+    pooling = models.Pooling(transformer.get_word_embedding_dimension(), pooling_mode="mean")
+    return SentenceTransformer(modules=[transformer, pooling, models.Normalize()], device=str(device))
