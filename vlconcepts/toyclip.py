@@ -35,16 +35,17 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT',
            'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES', 'COLOR_SHAPE_LABELS', 'FULL_LABELS',
-           'RECOGNITION_KINDS', 'WORLD_BARS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name',
-           'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices',
-           'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step',
-           'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner', 'world_theme',
-           'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
-           'training_parts', 'training_batch', 'toyclip_step', 'resume_training', 'train_toyclip', 'caption',
-           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
-           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'world_recognition',
-           'missed_world_bars', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'export_release',
-           'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
+           'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS', 'ACCURACY_BARS', 'toyclip_config',
+           'toyclip_model_name', 'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward',
+           'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr', 'parameter_groups',
+           'contrastive_step', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
+           'material_captioner', 'world_theme', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint',
+           'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step', 'resume_training',
+           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
+           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
+           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions',
+           'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'export_release', 'verify_sha256',
+           'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
            'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
@@ -657,6 +658,36 @@ def missed_world_bars(recognition: dict, bars: dict = WORLD_BARS) -> dict:
     mean = float(np.mean(list(recognition.values())))
     if mean < bars["mean"]: missed["mean"] = (mean, bars["mean"])
     return missed
+
+# %% ../nbs/05_toyclip.ipynb #3b95338d
+PART_COLOUR_KINDS = ("has_primary_color", "has_head_color", "has_wing_color")
+
+
+def shown_colour_errors(birds: Sequence[dict], predictions: dict) -> dict:
+    """Per part-colour kind (`predictions`: kind -> the colour predicted for each bird): accuracy, the share of errors that
+    name a colour the bird shows on another part (a binding error), and that share if errors were random among wrong colours."""
+    out = {}
+    for kind, predicted in predictions.items():
+        wrong = [(bird, p) for bird, p in zip(birds, predicted) if p != bird[kind]]
+        shown = [{bird[k] for k in PART_COLOUR_KINDS} for bird, _ in wrong]
+        nan = float("nan")
+        out[kind] = {"accuracy": 1 - len(wrong) / len(birds), "errors": len(wrong),
+                     "errors naming a colour it shows": float(np.mean([p in s for (_, p), s in zip(wrong, shown)])) if wrong else nan,
+                     "same if errors were random": float(np.mean([(len(s) - 1) / (len(CUB_GROUPS[kind]) - 1) for s in shown])) if wrong else nan}
+    return out
+
+
+def part_colour_predictions(model, tokenizer, n: int = 400, seed: int = 2024, device="cpu") -> tuple[list[dict], dict]:
+    "The birds of `world_recognition`'s fresh close-ups (same seed, same renders) and the colour the model picks for each part."
+    size = model.visual.image_size[0] if isinstance(model.visual.image_size, tuple) else model.visual.image_size
+    rng = np.random.default_rng([seed, 31, list(RECOGNITION_KINDS).index("birds")])
+    images, pool = render_mixture_pool(rng, n, size, {"birds": 1}, device=device)
+    predictions = {}
+    for kind in PART_COLOUR_KINDS:
+        prompts = [BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[kind], v) for v in CUB_GROUPS[kind]]
+        predicted = clip_scores(model, tokenizer, images.float() / 255, prompts).argmax(1)
+        predictions[kind] = [CUB_GROUPS[kind][int(p)] for p in predicted]
+    return [ws.info["bird"] for ws in pool], predictions
 
 # %% ../nbs/05_toyclip.ipynb #85115527
 def evaluate_zero_shot(model, tokenizer, n_single: int = 480, n_binding: int = 160, n_relational: int = 160,
