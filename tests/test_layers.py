@@ -20,6 +20,7 @@ LAYERS = {
     6: ("toyclip", "toyitm"),                                              # the tiny-profile models
     7: ("czsl",),
     8: ("compmap", "binding", "purity", "concept_learners", "compprompts", "probes", "controlled_imcaps", "mac", "findings"),
+    9: ("report",),                                                        # every lens on one model (above the lenses)
     10: ("cli",),
 }
 LAYER = {module: layer for layer, modules in LAYERS.items() for module in modules}
