@@ -1,8 +1,8 @@
 """The dry and dry-small profiles (issue 19): every experiment has both, they name only random-weight or offline models,
 06_czsl_curves reads the real MIT-States path, and a dry-small run goes through `vlconcepts rebuild` with its data.
 
-The whole `vlconcepts rebuild --profile dry-small` (every notebook on the papers' architectures) takes far longer than the
-suite's budget on a 2-core CPU; it runs only with VLCONCEPTS_TEST_DRY_SMALL=1 (see test_dry_small_rebuild_every_notebook)."""
+The dry-small rebuilds (one notebook, and every notebook on the papers' architectures) take far longer than the suite's
+budget on a 2-core CPU; they run only with VLCONCEPTS_TEST_DRY_SMALL=1."""
 import json
 import os
 import re
@@ -104,6 +104,9 @@ def dry_small_mit_states(tmp_path, monkeypatch):
     return root
 
 
+@pytest.mark.skipif(os.environ.get("VLCONCEPTS_TEST_DRY_SMALL") != "1",
+                    reason="scores the synthetic MIT-States' full open world (~28k prompts) with a random ViT-B/32: 18 min at "
+                           "load 10 on 2 cores; set VLCONCEPTS_TEST_DRY_SMALL=1 to run it")
 def test_dry_small_rebuild_runs_czsl_on_a_random_vit(tmp_path, dry_small_mit_states):
     "`vlconcepts rebuild --profile dry-small` on one notebook: random ViT-B/32, the dry tree's MIT-States, outputs apart."
     results = rebuild("dry-small", only="06_czsl_curves", device="cpu", publish_to=tmp_path / "dry-out",
@@ -125,3 +128,32 @@ def test_dry_small_rebuild_every_notebook(tmp_path):
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     table = (out / "tables" / "dry_run_resources.csv").read_text()
     assert table.count(",ok,") == len(EXPERIMENTS), table
+
+
+def _dry_run_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("dry_run", ROOT / "benchmarks" / "dry_run.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_dry_run_table_format(tmp_path):
+    "The time/memory table benchmarks/dry_run.py writes: one row per notebook and a total, captioned as a dry run."
+    dry_run = _dry_run_module()
+    rows = [{"notebook": "00_model_zoo", "status": "ok", "wall_s": 364.2, "peak_rss_gib": 2.77, "peak_gpu_gib": 0.0},
+            {"notebook": "21_binding_tables", "status": "failed", "wall_s": 12.0, "peak_rss_gib": 1.5, "peak_gpu_gib": 0.0}]
+    md = dry_run.write_table(rows, tmp_path, "dry-small", "cpu", tmp_path / "data", "fraction 0.01").read_text()
+    assert md.startswith("# dry_run_resources\n\nDry run: random weights. Profile dry-small on cpu")
+    assert "| 00_model_zoo | ok | 364.2 | 2.77 | 0.00 |" in md and "| **all** | 1 ok | 376.2 | 2.77 | 0.00 |" in md
+    assert (tmp_path / "tables" / "dry_run_resources.csv").read_text().splitlines()[0] == "notebook,status,wall_s,peak_rss_gib,peak_gpu_gib"
+
+
+def test_dry_run_sampler_sees_a_child_process():
+    dry_run = _dry_run_module()
+    sampler = dry_run.PeakSampler(interval=0.05)
+    sampler.start()
+    child = subprocess.run([sys.executable, "-c", "import time; x = bytearray(200 * 2**20); time.sleep(1.0)"])
+    sampler.stop()
+    assert child.returncode == 0 and sampler.peak_rss > 150 * 2**20, sampler.peak_rss
