@@ -394,6 +394,17 @@ class DistributedWorld:
         dist.all_gather_object(gathered, obj)
         return gathered
 
+    def together(self, step: Callable, what: str):
+        "`step()` on every process, then wait for all: a local failure re-raises here, another process's failure raises naming it."
+        try: out, why, error = step(), None, None
+        except Exception as e: out, why, error = None, f"{type(e).__name__}: {str(e)[:300]}", e
+        whys = self.all_gather(why)
+        if error is not None: raise error
+        failed = [rank for rank, w in enumerate(whys) if w is not None]
+        if failed: raise VLConceptsError(f"{what}: process {failed[0]} of {self.size} failed ({whys[failed[0]]}); see its log. "
+                                         "What finished so far is kept: run again to resume.")
+        return out
+
 
 def distributed_world() -> DistributedWorld:
     "The run's processes: an initialised torch.distributed group, or a launcher's `WORLD_SIZE` > 1 (initialised through accelerate), else rank 0 of 1."
@@ -444,18 +455,6 @@ def _finish(self: FeatureCache, entry: Path, meta: dict, chunks: list[torch.Tens
     return result
 
 # %% ../nbs/02_cache.ipynb #6aba0c97
-def _together(world: DistributedWorld, step: Callable, what: str):
-    "`step()` on every process, then wait for all: a local failure re-raises here, another process's failure raises naming it."
-    try: out, why, error = step(), None, None
-    except Exception as e: out, why, error = None, f"{type(e).__name__}: {str(e)[:300]}", e
-    whys = world.all_gather(why)
-    if error is not None: raise error
-    failed = [rank for rank, w in enumerate(whys) if w is not None]
-    if failed: raise VLConceptsError(f"{what}: process {failed[0]} of {world.size} failed ({whys[failed[0]]}); see its log. "
-                                     "The chunks finished so far are kept: run again to resume.")
-    return out
-
-
 @patch
 def _merge(self: FeatureCache, key: CacheKey, meta: dict, chunks: list, todo: Sequence[int]) -> torch.Tensor:
     "Rank 0: read back the chunks the other processes saved (SHA-256 checked), then write the one complete entry."
@@ -473,15 +472,15 @@ def _compute_sharded(self: FeatureCache, key: CacheKey, items: Sequence, compute
     if len(set(world.all_gather((key.digest, n_items)))) > 1:
         raise VLConceptsError(f"the {world.size} processes asked for different entries of {key.what} (another model, other "
                               "items or another item count per process); every process must pass the same items.")
-    planned = _together(world, lambda: self._plan(key, n_items, chunk_size, recompute) if world.rank == 0 else None, "planning")
+    planned = world.together(lambda: self._plan(key, n_items, chunk_size, recompute) if world.rank == 0 else None, "planning")
     result, meta, chunks = planned or (None, None, None)
     shared = world.broadcast(None if world.rank or result is not None else (meta, [i for i, c in enumerate(chunks) if c is None]))
     if shared is not None:
         meta, todo = shared
         own = chunks if world.rank == 0 else [None] * len(_chunk_bounds(n_items, meta["chunk_size"]))
-        _together(world, lambda: self._compute_chunks(key, items, compute_chunk, meta, own, todo[world.rank::world.size],
+        world.together(lambda: self._compute_chunks(key, items, compute_chunk, meta, own, todo[world.rank::world.size],
                                                       f"{desc or key.what} [rank {world.rank}/{world.size}]"), "extraction")
-        result = _together(world, lambda: self._merge(key, meta, chunks, todo) if world.rank == 0 else None, "merging")
+        result = world.together(lambda: self._merge(key, meta, chunks, todo) if world.rank == 0 else None, "merging")
     if world.rank == 0: return result
     result = self.get(key)
     if result is None: raise VLConceptsError(f"rank 0 wrote {self.entry_dir(key)}, but it does not read back here; is the cache folder shared?")

@@ -23,7 +23,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from .cache import CacheKey, cached_activations, cached_text_features, dataset_fingerprint
+from .cache import CacheKey, cached_activations, cached_text_features, dataset_fingerprint, distributed_world
 from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
 from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
@@ -38,10 +38,10 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'PROBE_SPECIAL_TOKENS', 'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC',
            'PATTERN_GROUPS', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
            'shuffled_percent', 'bleu4', 'ProbeConfig', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer',
-           'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'fit',
-           'held_out_captions', 'remove_held_out', 'check_held_out', 'probe_training_captions', 'validation_split',
-           'TrainedProbe', 'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe', 'usable_encoders',
-           'probe_predictions', 'probe_summary', 'probe_pattern']
+           'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches',
+           'fit', 'held_out_captions', 'remove_held_out', 'check_held_out', 'probe_training_captions',
+           'validation_split', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe',
+           'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -106,7 +106,9 @@ class ProbeConfig:
     validation_fraction: float = 0.1 # captions held out for the validation loss (the paper's 90/10 split)
     compprompts_seed: int = 0        # the CompPrompts draws whose prompts (and counterparts) are held out of training
     steps: int = 400                 # optimiser steps
-    batch_size: int = 64             # captions per step (over all processes)
+    batch_size: int = 64             # captions per optimiser step: the global batch, over all processes and micro-batches
+    gradient_accumulation_steps: int = 1  # micro-batches per step (each batch_size / this captions, split over the processes)
+    mixed_precision: str = "no"      # "no" (float32) or "bf16" (accelerate's bfloat16 autocast)
     optimizer: str = "adamw"         # "adamw" (tiny) or "adafactor" (the paper)
     lr: float = 3e-3                 # peak learning rate
     warmup: int = 30                 # linear warm-up steps, then linear decay to 10% ("adafactor": constant)
@@ -117,8 +119,9 @@ class ProbeConfig:
     seed: int = 0                    # split, initialisation, batch order and the autoencoder's dimension shuffle
 
     def key(self) -> dict:
-        "The fields that decide the trained weights (not the decoding width), and which vocabulary rule a trained tokenizer follows."
-        key = {k: v for k, v in asdict(self).items() if k != "num_beams"}
+        "The fields that decide the trained weights: not the decoding width, nor how a step's batch is cut into micro-batches; bf16 only when on."
+        skip = {"num_beams", "gradient_accumulation_steps"} | ({"mixed_precision"} if self.mixed_precision == "no" else set())
+        key = {k: v for k, v in asdict(self).items() if k not in skip}
         return {**key, "vocabulary": "probe_vocabulary"} if self.tokenizer == "train" else key
 
 
@@ -265,13 +268,33 @@ class PooledT5Autoencoder(VectorConditionedT5):
         return (states * mask.unsqueeze(-1)).sum(1) / mask.sum(1, keepdim=True).clamp(min=1)
 
 # %% ../nbs/41_probes.ipynb #9e985d2a
-def batch_indices(n_items: int, step: int, batch_size: int, seed: int, rank: int = 0, world_size: int = 1) -> torch.Tensor:
-    "Row indices of `step`'s batch for process `rank`: slice `step` of a seeded per-epoch permutation."
+@lru_cache(maxsize=2)
+def _epoch_order(n_items: int, seed: int, epoch: int) -> torch.Tensor:
+    "The seeded permutation of `n_items` rows for `epoch` (cached: every step of an epoch slices the same one)."
+    return torch.randperm(n_items, generator=torch.Generator().manual_seed(seed * 1_000_003 + epoch))
+
+
+def batch_indices(n_items: int, step: int, batch_size: int, seed: int) -> torch.Tensor:
+    "Row indices of `step`'s global batch (over all processes): slice `step` of a seeded per-epoch permutation."
     if n_items < batch_size: raise InputValidationError(f"{n_items} training captions for a batch of {batch_size}: lower batch_size.")
-    per_epoch = n_items // batch_size
-    epoch, within = divmod(step, per_epoch)
-    order = torch.randperm(n_items, generator=torch.Generator().manual_seed(seed * 1_000_003 + epoch))
-    return order[within * batch_size:(within + 1) * batch_size][rank::world_size]
+    epoch, within = divmod(step, n_items // batch_size)
+    return _epoch_order(n_items, seed, epoch)[within * batch_size:(within + 1) * batch_size]
+
+
+class StepBatches:
+    "A batch sampler: the global micro-batches of steps `start`..`steps - 1`, each step's `batch_indices` cut into `accumulation` equal parts."
+    def __init__(self, n_items: int, batch_size: int, seed: int, start: int, steps: int, accumulation: int = 1):
+        if batch_size % accumulation:
+            raise InputValidationError(f"batch_size {batch_size} does not split into {accumulation} equal micro-batches.")
+        self.n_items, self.step_size, self.seed, self.start, self.steps = n_items, batch_size, seed, start, steps
+        self.accumulation, self.batch_size, self.drop_last = accumulation, batch_size // accumulation, False
+
+    def __len__(self) -> int: return max(self.steps - self.start, 0) * self.accumulation
+
+    def __iter__(self):
+        for step in range(self.start, self.steps):
+            rows = batch_indices(self.n_items, step, self.step_size, self.seed).tolist()
+            for part in range(self.accumulation): yield rows[part * self.batch_size:(part + 1) * self.batch_size]
 
 # %% ../nbs/41_probes.ipynb #d67859c6
 KEEP_CHECKPOINTS = 2   # the newest two: a damaged newest one falls back to the one before
@@ -390,35 +413,70 @@ def _load_best(model: nn.Module, run_dir: Path):
                               f"delete {run_dir} to train again.")
     model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
 
+# %% ../nbs/41_probes.ipynb #1ecdd72c
+def _accelerator(config: ProbeConfig, device: str = "auto"):
+    "An `Accelerator` that splits each global batch over the processes, accumulates `config.gradient_accumulation_steps` micro-batches and autocasts under `config.mixed_precision`."
+    from accelerate import Accelerator, DataLoaderConfiguration
+    from accelerate.state import AcceleratorState
+    if config.mixed_precision not in ("no", "bf16"):
+        raise InputValidationError(f"mixed_precision must be 'no' or 'bf16'; got {config.mixed_precision!r}.")
+    accumulation = config.gradient_accumulation_steps
+    if not isinstance(accumulation, int) or accumulation < 1:
+        raise InputValidationError(f"gradient_accumulation_steps must be a positive integer; got {accumulation!r}.")
+    AcceleratorState._reset_state()   # each fit picks its own precision; the process group (PartialState) is kept
+    accelerator = Accelerator(cpu=pick_device(device).type == "cpu", dataloader_config=DataLoaderConfiguration(split_batches=True),
+                              gradient_accumulation_steps=accumulation, mixed_precision=config.mixed_precision)
+    parts = accumulation * accelerator.num_processes
+    if config.batch_size % parts:
+        raise InputValidationError(f"batch_size {config.batch_size} (captions per step, over all processes) does not split into "
+                                   f"{accumulation} micro-batch(es) x {accelerator.num_processes} process(es): use a multiple of {parts}.")
+    return accelerator
+
+
+def _train_step(accelerator, model: nn.Module, optimizer, schedule, micro_batches, step_tokens: int) -> torch.Tensor:
+    "One optimiser step over the next `gradient_accumulation_steps` micro-batches, each loss weighted by its share of the step's `step_tokens` label tokens; returns this process's part of the step's mean loss."
+    scale = accelerator.num_processes * accelerator.gradient_accumulation_steps
+    part = 0.0
+    for _ in range(accelerator.gradient_accumulation_steps):
+        inputs, labels = next(micro_batches)
+        with accelerator.accumulate(model):
+            loss = model(inputs, labels)
+            weight = int((labels != -100).sum()) / step_tokens * scale
+            if weight != 1.0: loss = loss * weight      # exactly today's loss in one process without accumulation
+            accelerator.backward(loss)
+            optimizer.step(); schedule.step(); optimizer.zero_grad()
+        part = part + loss.detach() / scale
+    return part
+
 # %% ../nbs/41_probes.ipynb #ca88158f
 def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: ProbeConfig, run_dir: Path | str,
         steps: int | None = None, device: str = "auto", on_step: Optional[Callable[[int, float], None]] = None,
         validation: tuple[torch.Tensor, torch.Tensor] | None = None) -> nn.Module:
-    "Train `model(inputs[i], labels[i]) -> loss` for `steps` (default `config.steps`), resuming from `run_dir`; with `validation=(inputs, labels)`, return the lowest-validation-loss weights."
-    from accelerate import Accelerator
+    "Train `model(inputs[i], labels[i]) -> loss` (mean over labels != -100) for `steps` (default `config.steps`) global batches, resuming from `run_dir`; with `validation=(inputs, labels)`, return the lowest-validation-loss weights."
+    from torch.utils.data import DataLoader, TensorDataset
     steps = config.steps if steps is None else steps
     if len(inputs) != len(labels): raise InputValidationError(f"{len(inputs)} inputs for {len(labels)} label rows.")
     if validation is not None and (len(validation) != 2 or len(validation[0]) != len(validation[1]) or not len(validation[1])):
         raise InputValidationError("validation must be (inputs, labels) with the same, non-zero number of rows.")
-    accelerator = Accelerator(cpu=pick_device(device).type == "cpu")
+    accelerator = _accelerator(config, device)
     optimizer, schedule = _optimizer(model, config)
     model, optimizer, schedule = accelerator.prepare(model, optimizer, schedule)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
     start = _resume(accelerator, run_dir, steps)
     best = _read_best(run_dir) if validation is not None else None
+    batches = StepBatches(len(labels), config.batch_size, config.seed, start, steps, config.gradient_accumulation_steps)
+    micro_batches = iter(accelerator.prepare(DataLoader(TensorDataset(inputs, labels), batch_sampler=batches)))
     model.train()
-    bar = progress(range(start, steps), desc=f"probe training ({run_dir.name})", total=steps, initial=start)
-    for step in bar:
-        rows = batch_indices(len(labels), step, config.batch_size, config.seed, accelerator.process_index, accelerator.num_processes)
-        loss = model(inputs[rows].to(accelerator.device), labels[rows].to(accelerator.device))
-        accelerator.backward(loss)
-        optimizer.step(); schedule.step(); optimizer.zero_grad()
+    for step in progress(range(start, steps), desc=f"probe training ({run_dir.name})", total=steps, initial=start):
+        tokens = int((labels[batch_indices(len(labels), step, config.batch_size, config.seed)] != -100).sum())
+        loss = _train_step(accelerator, model, optimizer, schedule, micro_batches, tokens)
         if (step + 1) % config.checkpoint_every == 0 or step + 1 == steps:
             if validation is not None:
-                loss_v = _validation_loss(model, *validation, config.batch_size, accelerator.device)
+                loss_v = _validation_loss(accelerator.unwrap_model(model), *validation, config.batch_size, accelerator.device)
                 best = _record_validation(accelerator, model, run_dir, step + 1, loss_v, best)
             _save_checkpoint(accelerator, run_dir, step + 1)
-        if on_step is not None: on_step(step + 1, loss.item())
+        if on_step is not None: on_step(step + 1, float(accelerator.reduce(loss, "sum")))
+    next(micro_batches, None)                              # the loader is spent: accelerate forgets it
     model.eval()
     model = accelerator.unwrap_model(model)
     if validation is not None and _read_best(run_dir) is not None: _load_best(model, run_dir)
@@ -521,11 +579,25 @@ def _train_or_load(model: VectorConditionedT5, inputs: torch.Tensor, labels: tor
     mask = lambda ids: ids.masked_fill(ids == 0, -100)
     model = fit(model, inputs, mask(labels), config, directory / "run", steps=steps, device=device,
                 validation=None if validation is None else (validation[0], mask(validation[1])))
+    world = distributed_world()                            # several processes: rank 0 writes, the others wait for it
+    world.together(lambda: _save_trained(model, directory) if world.rank == 0 else None, f"saving {final}")
+    return model.cpu().eval()
+
+
+def _save_trained(model: nn.Module, directory: Path):
+    "Write `directory/probe.pt` with its SHA-256, keep the run's validation record, remove the run's checkpoints."
+    final, digest = directory / "probe.pt", directory / "probe.pt.sha256"
     with atomic_write(final, "wb") as f: torch.save({k: v.cpu() for k, v in model.state_dict().items()}, f)
     with atomic_write(digest, "w") as f: f.write(sha256_of(final) + "\n")
     if (directory / "run" / "best.json").is_file(): shutil.copy(directory / "run" / "best.json", directory / "validation.json")
     shutil.rmtree(directory / "run", ignore_errors=True)
-    return model.cpu().eval()
+
+
+def _rank_zero_first(make: Callable, what: str):
+    "`make()` on rank 0 first (it may write into the cache), then on the other processes, which find what it wrote; one process: `make()`."
+    world = distributed_world()
+    first = world.together(lambda: make() if world.rank == 0 else None, what)
+    return first if world.rank == 0 else make()
 
 # %% ../nbs/41_probes.ipynb #9f17e7fd
 AUTOENCODER_SPEC = "autoencoder"   # the proof-of-concept encoder (trained jointly with a decoder)
@@ -538,8 +610,8 @@ def _split_rows(config: ProbeConfig, n: int) -> tuple[torch.Tensor, torch.Tensor
 
 def trained_autoencoder(config: ProbeConfig, device: str = "auto") -> TrainedProbe:
     "The proof-of-concept autoencoder for `config`, trained on 90% of the probe's captions, the lowest validation loss kept (cached)."
-    captions = probe_training_captions(config)
-    tokenizer = probe_tokenizer(config, captions)
+    captions = _rank_zero_first(lambda: probe_training_captions(config), "writing the probe's captions")
+    tokenizer = _rank_zero_first(lambda: probe_tokenizer(config, captions), "training the probe's tokenizer")
     directory = _probe_dir("autoencoder", AUTOENCODER_SPEC, "t5-mean-pool", captions, config)
     directory.mkdir(parents=True, exist_ok=True)
     model = PooledT5Autoencoder(probe_t5(config, len(tokenizer)))
@@ -569,8 +641,8 @@ def encoder_vectors(encoder_spec: str, texts: Sequence[str], config: ProbeConfig
 # %% ../nbs/41_probes.ipynb #9686194e
 def train_or_load_probe(encoder_spec: str, config: ProbeConfig = ProbeConfig(), device: str = "auto") -> TrainedProbe:
     "The probe for `encoder_spec` (a `load_model` spec or `'autoencoder'`): loaded from the cache, or trained (90/10 split, lowest validation loss) and cached."
-    captions = probe_training_captions(config)
-    tokenizer = probe_tokenizer(config, captions)
+    captions = _rank_zero_first(lambda: probe_training_captions(config), "writing the probe's captions")
+    tokenizer = _rank_zero_first(lambda: probe_tokenizer(config, captions), "training the probe's tokenizer")
     vectors, fingerprint = encoder_vectors(encoder_spec, captions, config, f"train-{dataset_fingerprint(captions)[:12]}", device)
     directory = _probe_dir("probe", encoder_spec, fingerprint, captions, config)
     directory.mkdir(parents=True, exist_ok=True)
