@@ -107,20 +107,27 @@ def itm_images():
     return images.float() / 255
 
 
-TOYITM_NOT_RETRAINED = ("toyitm:default is still the CLEVR-only release: ToyITM retrained on the world mixture "
-                        "(ToyITMConfig(), 8,000 steps) stayed at chance (held-out close-ups 0.51, CLEVR view 0.59, loss 0.59) "
-                        "and was not shipped; its tokenizer lacks the other worlds' words")
+TOYITM_TIES = {  # measured on the committed toyitm:default (the world mixture, 8,000 steps): match-logit profiles with cosine ≥ 0.99
+    "mit-states pairs": "42 pairs, e.g. 'this is rubber cylinder' ~ 'this is shiny cylinder' 0.997: the object word dominates",
+    "cub attributes": "4 pairs, e.g. '…whose head color is yellow' ~ '…whose wing color is yellow' 0.995",
+    "cub classes": "6 pairs, e.g. '…cyan egg brown headed red winged' ~ '…yellow egg brown headed red winged' 0.999",
+    "mac": "'a photo of rubber object' ~ 'a photo of shiny object' 0.998",
+    "binding": "6 pairs, e.g. 'a photo of cylinder left cube' ~ 'a photo of cylinder left sphere' 0.998",
+    "controlled imcaps": "7 pairs, e.g. '… to the left of …' ~ '… to the right of …' 0.997"}
 
 
-@pytest.mark.xfail(reason=TOYITM_NOT_RETRAINED, strict=True)
-@pytest.mark.parametrize("world", list(world_prompts()))
+def _toyitm_world(world):
+    reason = TOYITM_TIES.get(world)
+    return pytest.param(world, marks=pytest.mark.xfail(reason=f"measured ties: {reason}", strict=True)) if reason else world
+
+
+@pytest.mark.parametrize("world", [_toyitm_world(w) for w in world_prompts()])
 def test_toyitm_tells_every_concept_prompt_apart(toyitm, itm_images, world):
     prompts = world_prompts()[world]
     scores = toyitm.match_scores(itm_images, prompts).T          # [prompts, images]
     assert not ties(scores - scores.mean(1, keepdim=True), prompts)[:10]
 
 
-@pytest.mark.xfail(reason=TOYITM_NOT_RETRAINED, strict=True)
 def test_toyitm_has_a_trained_whole_word_token_for_every_word(toyitm):
     from vlconcepts.toyitm import world_words
     from vlconcepts.world_mixture import mixture_words
