@@ -30,7 +30,8 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 
            'experiments_dir', 'experiment_notebooks', 'parameters_cells', 'notebook_parameters',
            'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment',
            'format_summary', 'rebuild', 'load_registries', 'dataset_status', 'offline_setting', 'spec_status',
-           'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'build_parser', 'main']
+           'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides', 'run_report',
+           'add_report_parser', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -381,6 +382,69 @@ def train_probes(encoders: Sequence[str], profile: str = "tiny", overrides: Sequ
         echo(f"{spec}: {folders[-1]}")
     return folders
 
+# %% ../nbs/90_cli.ipynb #a452e613
+def report_overrides(pairs: Sequence[str]) -> dict:
+    "`FIELD=VALUE` strings as {field: value}, each value read as YAML ('3', '[1123]', '{two: 0.04}')."
+    import yaml
+    overrides = {}
+    for pair in pairs:
+        key, sep, value = str(pair).partition("=")
+        if not sep or not key.strip():
+            raise VLConceptsError(f"--set expects FIELD=VALUE, got {pair!r} (e.g. --set compmap_seeds=[1123]).")
+        overrides[key.strip()] = yaml.safe_load(value)
+    return overrides
+
+# %% ../nbs/90_cli.ipynb #9258bc9a
+def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto", out: Optional[Path] = None,
+               overrides: Sequence[str] = (), runs_dir: Optional[Path] = None, echo=print) -> dict[str, Path]:
+    "Execute the report template on `specs` for `profile`; write <out>/<name>.md, .png and .html (default out: reports/)."
+    import papermill
+    from nbconvert import HTMLExporter
+    from vlconcepts.report import report_name, report_settings
+    template = experiments_dir() / "70_report.ipynb"
+    root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
+    out = Path(out or root / "reports").resolve()
+    parameters = run_parameters(template, profile, device)
+    settings = {**parameters.get("settings", {}), **report_overrides(overrides)}
+    report_settings(settings, device)          # an unknown setting fails here, before any kernel starts
+    pick_device(device)
+    parameters.update(specs=list(specs), out=str(out), name=name, settings=settings)
+    runs_dir = Path(runs_dir or root / "runs" / "reports")
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    executed, staging = runs_dir / f"{name}.ipynb", Path(tempfile.mkdtemp(prefix="report.", dir=runs_dir))
+    previous, start = os.environ.get("VLCONCEPTS_OUTPUT"), time.time()
+    os.environ["VLCONCEPTS_OUTPUT"] = str(staging)   # the template's figures/ and tables/ copies are thrown away
+    try:
+        papermill.execute_notebook(str(template), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
+                                   cwd=str(template.parent), progress_bar=False)
+    except Exception as e:
+        raise VLConceptsError(f"the report on {list(specs)} failed: {type(e).__name__}: "
+                              + " / ".join(str(e).strip().splitlines()[-4:]) + f" (executed copy: {executed})") from e
+    finally:
+        if previous is None: os.environ.pop("VLCONCEPTS_OUTPUT", None)
+        else: os.environ["VLCONCEPTS_OUTPUT"] = previous
+        shutil.rmtree(staging, ignore_errors=True)
+    (out / f"{name}.html").write_text(HTMLExporter().from_filename(str(executed))[0])
+    files = {"page": out / f"{name}.md", "figure": out / f"{name}.png", "html": out / f"{name}.html", "notebook": executed}
+    echo(f"report {name} in {time.time() - start:.0f} s: " + ", ".join(str(p) for p in files.values()))
+    return files
+
+# %% ../nbs/90_cli.ipynb #1ee1c7de
+def add_report_parser(commands):
+    "Add the `report` subcommand to the `vlconcepts` parser's `commands`."
+    p = commands.add_parser("report", help="every lens that applies to a model on one page (several models: side by side, paired tests)")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="load_model specs, e.g. toyclip:default toyitm:default")
+    p.add_argument("--profile", default="tiny", choices=("tiny", "smoke", "paper"), help="whose lens settings (tiny: the lens experiments')")
+    p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    p.add_argument("--out", default=None, type=Path, help="folder of the page, figure and HTML (default: reports/ of the checkout)")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a report setting (repeatable)")
+
+
+def _report_command(args) -> int:
+    "`vlconcepts report`: run the report; 0 when its page is written."
+    run_report(args.specs, args.profile, args.device, args.out, args.set)
+    return 0
+
 # %% ../nbs/90_cli.ipynb #2011d83c
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser of the `vlconcepts` command."
@@ -417,6 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default="tiny", choices=("tiny", "smoke", "paper"), help="whose ProbeConfig to start from")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a ProbeConfig field (repeatable)")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    add_report_parser(commands)
     return parser
 
 # %% ../nbs/90_cli.ipynb #fb957d12
@@ -454,6 +519,7 @@ def _cache_command(args) -> int:
 def _run_command(args) -> int:
     "Dispatch parsed arguments; returns the exit status."
     if args.command == "rebuild": return _rebuild_command(args)
+    if args.command == "report": return _report_command(args)
     if args.command == "cache": return _cache_command(args)
     if args.command == "doctor":
         doctor(check_models=not args.no_models)
