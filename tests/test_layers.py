@@ -16,7 +16,7 @@ LAYERS = {
     3: ("cache",),
     4: ("scenes", "render", "captions"),                                   # the synthetic worlds
     5: ("datasets", "binding_data", "attribute_object_data", "cub_data",   # dataset chapters (the registry first)
-        "factor_data", "caption_data", "concept_data", "world_mixture"),
+        "factor_data", "caption_data", "concept_data", "world_mixture", "dry_worlds"),
     6: ("toyclip", "toyitm"),                                              # the tiny-profile models
     7: ("czsl",),
     8: ("compmap", "binding", "purity", "concept_learners", "compprompts", "probes", "controlled_imcaps", "mac", "findings"),

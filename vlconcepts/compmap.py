@@ -589,7 +589,8 @@ def toyclip_width_spec(width: int, steps: int = 150, seed: int = 0, device="auto
     config = TrainingConfig(model=toyclip_config(vision_width=width, text_width=text_width), steps=steps, seed=seed,
                             batch_size=batch_size, pool_size=pool_size, warmup_steps=min(50, steps // 5),
                             eval_every=steps, checkpoint_every=steps)
-    run_dir = cache_dir() / "compmap" / "toyclip-widths" / f"w{width}-t{text_width}-steps{steps}-b{batch_size}-seed{seed}"
+    run_dir = (cache_dir() / "compmap" / "toyclip-widths"   # the render version too: new worlds, a new run
+               / f"w{width}-t{text_width}-steps{steps}-b{batch_size}-seed{seed}-render{config.render_version}")
     previous = torch.get_num_threads()
     if cpu_threads: torch.set_num_threads(cpu_threads)  # one thread: these small models spend multi-thread time in barriers
     try: train_toyclip(config, run_dir, device=device)

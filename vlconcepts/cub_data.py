@@ -20,7 +20,7 @@ from .scenes import CLEVR_VOCAB
 # %% auto #0
 __all__ = ['CUB_FOLDER', 'CUB_LAYOUT', 'CUB_WHERE', 'CUB_CERTAINTIES', 'CUB_DATASET', 'CUB_GROUPS', 'CUB_CERTAINTY_PROBS',
            'CUB_CORRECT_PROBS', 'CUB_DEFAULT_N', 'BIRD_SIDE_ON', 'BIRD_POSE_JITTER', 'CubDataset', 'load_cub',
-           'cub_attribute_names', 'cub_classes', 'cub_class_name', 'cub_bird_spec', 'annotate_cub', 'export_cub']
+           'cub_attribute_names', 'cub_classes', 'cub_class_name', 'annotate_cub', 'cub_bird_spec', 'export_cub']
 
 # %% ../nbs/04c_cub_data.ipynb #2af6676d
 @dataclass(eq=False)
@@ -177,6 +177,18 @@ def cub_class_name(index: int, c: dict) -> str:
     return f"{index:03d}." + "_".join(w.capitalize() for w in words)
 
 
+def annotate_cub(true_values: dict, rng: np.random.Generator) -> list[tuple[int, int]]:
+    "Noisy (is_present, certainty) per attribute, in `cub_attribute_names()` order, for one image."
+    out = []
+    for group, values in CUB_GROUPS.items():
+        certainty = int(rng.choice(4, p=CUB_CERTAINTY_PROBS)) + 1
+        if certainty == 1: marked = None
+        elif rng.random() < CUB_CORRECT_PROBS[certainty]: marked = true_values[group]
+        else: marked = [v for v in values if v != true_values[group]][rng.integers(len(values) - 1)]
+        out += [(int(v == marked), certainty) for v in values]
+    return out
+
+# %% ../nbs/04c_cub_data.ipynb #bbfbe713
 BIRD_SIDE_ON = (-45.0, 135.0)  # rotations (degrees) that turn a bird's wing band towards the close-up camera
 BIRD_POSE_JITTER = 20.0        # ± degrees around them
 
@@ -188,18 +200,6 @@ def cub_bird_spec(c: dict, rng: np.random.Generator | None = None) -> dict:
             "parts": {"head": c["has_head_color"], "wing": c["has_wing_color"]}}
     if rng is not None: spec["rotation"] = float(BIRD_SIDE_ON[rng.integers(2)] + rng.uniform(-BIRD_POSE_JITTER, BIRD_POSE_JITTER))
     return spec
-
-
-def annotate_cub(true_values: dict, rng: np.random.Generator) -> list[tuple[int, int]]:
-    "Noisy (is_present, certainty) per attribute, in `cub_attribute_names()` order, for one image."
-    out = []
-    for group, values in CUB_GROUPS.items():
-        certainty = int(rng.choice(4, p=CUB_CERTAINTY_PROBS)) + 1
-        if certainty == 1: marked = None
-        elif rng.random() < CUB_CORRECT_PROBS[certainty]: marked = true_values[group]
-        else: marked = [v for v in values if v != true_values[group]][rng.integers(len(values) - 1)]
-        out += [(int(v == marked), certainty) for v in values]
-    return out
 
 # %% ../nbs/04c_cub_data.ipynb #345866e0
 @CUB_DATASET.exports("cub")

@@ -35,8 +35,8 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'CONTENT_WORDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT',
            'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
-           'toyitm_processor', 'create_toyitm', 'itm_captions', 'render_itm_pool', 'world_itm_captions',
-           'same_world_donors', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
+           'toyitm_processor', 'create_toyitm', 'itm_captions', 'same_world_donors', 'render_itm_pool',
+           'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
            'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm',
            'itm_eval_fn', 'export_release', 'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
 
@@ -129,6 +129,18 @@ def itm_captions(scene, rng: np.random.Generator, caption_kinds: dict, field_pro
         if extra is None: kind = "single"
     return caption_scene(scene, "single", rng, fields=fields), false_caption(scene, "single", rng, fields=fields)
 
+# %% ../nbs/05b_toyitm.ipynb #aa880949
+def same_world_donors(scenes: Sequence[WorldScene], rng: np.random.Generator) -> np.ndarray:
+    """For each scene, the index of a scene of the same world whose true caption may serve as its easy negative (a random
+    permutation within each world). A donor from another world would be given away by its grammar alone ("a photo of bird
+    whose …" under a CLEVR scene): on the mixture the model then learns that shortcut and nothing else (measured: loss at
+    the shortcut's floor, ~0.55–0.6, every held-out task at chance after 8,000 steps)."""
+    donors, worlds = np.arange(len(scenes)), np.asarray([s.world for s in scenes])
+    for world in sorted(set(worlds)):
+        members = np.flatnonzero(worlds == world)
+        donors[members] = rng.permutation(members)
+    return donors
+
 # %% ../nbs/05b_toyitm.ipynb #de42b705
 def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: dict, size: int, worlds: dict = DEFAULT_MIXTURE,
                     device="cpu") -> ScenePool:
@@ -154,18 +166,6 @@ def _surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
     if (ws.world == "birds") != (donor.world == "birds"): return True
     shown = {str(v) for o in ws.objects for v in (*o.attributes().values(), *o.parts.values(), *o.parts) if v}
     return bool({w for w in caption.split() if w in CONTENT_WORDS} - shown - {plural(str(o.shape)) for o in ws.objects})
-
-
-def same_world_donors(scenes: Sequence[WorldScene], rng: np.random.Generator) -> np.ndarray:
-    """For each scene, the index of a scene of the same world whose true caption may serve as its easy negative (a random
-    permutation within each world). A donor from another world would be given away by its grammar alone ("a photo of bird
-    whose …" under a CLEVR scene): on the mixture the model then learns that shortcut and nothing else (measured: loss at
-    the shortcut's floor, ~0.55–0.6, every held-out task at chance after 8,000 steps)."""
-    donors, worlds = np.arange(len(scenes)), np.asarray([s.world for s in scenes])
-    for world in sorted(set(worlds)):
-        members = np.flatnonzero(worlds == world)
-        donors[members] = rng.permutation(members)
-    return donors
 
 
 def itm_batch(pool: ScenePool, rng: np.random.Generator, batch_size: int, caption_kinds: dict, field_probability: float = 0.5,
