@@ -261,7 +261,7 @@ def _pretrained_cached(spec: str) -> str:
 
 # %% ../nbs/90_cli.ipynb #c31d0d30
 PAPER_DATASETS = {  # experiments whose paper profile says only `source: real`: the registered datasets they read (glob on the stem)
-    "1[0234]_compmap_*": ("mit-states",), "11_compmap_*": ("cub",), "12_compmap_*": ("mit-states", "cub"),
+    "06_czsl_*": ("mit-states",), "1[0234]_compmap_*": ("mit-states",), "11_compmap_*": ("cub",), "12_compmap_*": ("mit-states", "cub"),
     "21_binding_*": ("clip-binding",), "3[235]_purity_*": ("dsprites",), "41_probes_*": ("cc3m",), "44_probes_*": ("cc3m",),
     "5?_mac_*": ("mac",),
 }
