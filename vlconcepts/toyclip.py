@@ -43,10 +43,10 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS',
            'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step', 'resume_training',
            'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
            'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
-           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions',
-           'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'export_release', 'verify_sha256',
-           'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
-           'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
+           'part_colour_predictions', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state',
+           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
+           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -631,9 +631,15 @@ def recognition_task(ws: WorldScene, kind: str) -> tuple[str | None, list[str]]:
     return (truth if truth in values else None), [ATTRIBUTE_TEMPLATES[0].format(v) for v in values]
 
 
+def model_image_size(model) -> int:
+    "The side in pixels of the images `model` (an open_clip CLIP) reads."
+    size = model.visual.image_size
+    return int(size[0] if isinstance(size, tuple) else size)
+
+
 def world_recognition(model, tokenizer, n: int = 400, seed: int = 2024, device="cpu", scenes: dict | None = None) -> dict:
     "{(world, kind): zero-shot accuracy} on `n` fresh close-ups per world (`scenes`: world -> (images, world scenes) to reuse)."
-    size = model.visual.image_size[0] if isinstance(model.visual.image_size, tuple) else model.visual.image_size
+    size = model_image_size(model)
     results = {}
     for w, world in enumerate(RECOGNITION_KINDS):
         images, pool = (scenes or {}).get(world) or render_mixture_pool(np.random.default_rng([seed, 31, w]), n, size, {world: 1},
@@ -679,7 +685,7 @@ def shown_colour_errors(birds: Sequence[dict], predictions: dict) -> dict:
 
 def part_colour_predictions(model, tokenizer, n: int = 400, seed: int = 2024, device="cpu") -> tuple[list[dict], dict]:
     "The birds of `world_recognition`'s fresh close-ups (same seed, same renders) and the colour the model picks for each part."
-    size = model.visual.image_size[0] if isinstance(model.visual.image_size, tuple) else model.visual.image_size
+    size = model_image_size(model)
     rng = np.random.default_rng([seed, 31, list(RECOGNITION_KINDS).index("birds")])
     images, pool = render_mixture_pool(rng, n, size, {"birds": 1}, device=device)
     predictions = {}
@@ -693,7 +699,7 @@ def part_colour_predictions(model, tokenizer, n: int = 400, seed: int = 2024, de
 def evaluate_zero_shot(model, tokenizer, n_single: int = 480, n_binding: int = 160, n_relational: int = 160,
                        seed: int = 2024, device="cpu") -> dict:
     "All zero-shot metrics on freshly rendered held-out scenes (seed `seed`), plus the colour×shape confusion matrix."
-    size = model.visual.image_size[0] if isinstance(model.visual.image_size, tuple) else model.visual.image_size
+    size = model_image_size(model)
     results = single_object_accuracy(model, tokenizer, *eval_scenes("single", n_single, seed, size, device))
     if n_binding: results.update(binding_accuracy(model, tokenizer, *eval_scenes("binding", n_binding, seed, size, device), seed=seed))
     if n_relational: results.update(relational_accuracy(model, tokenizer, *eval_scenes("relational", n_relational, seed, size, device)))
