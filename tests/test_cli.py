@@ -149,6 +149,28 @@ def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
     assert (out / "tables" / "one.csv").is_file() and not (tmp_path / "tables").exists()
 
 
+def test_a_dry_rebuild_labels_its_outputs_and_keeps_them_apart(tmp_path):
+    folder = tmp_path / "nbs" / "experiments"
+    folder.mkdir(parents=True)
+    params = 'profile: str = "tiny"  # profile\ndevice: str = "auto"  # device'
+    _notebook(folder / "01_table.ipynb", [(params, ["parameters"]),
+                                          ("import pandas as pd\nfrom vlconcepts.core import save_table\n"
+                                           "save_table(pd.DataFrame({'a': [1]}), 'one', caption='A table.')", []),
+                                          ("import os\nfrom pathlib import Path\n"
+                                           "assert (Path(os.environ['VLCONCEPTS_DATA']) / 'dry.json').is_file(), os.environ.get('VLCONCEPTS_DATA')", [])])
+    (folder / "profiles").mkdir()
+    (folder / "profiles" / "01_table.dry-small.yaml").write_text("{}\n")
+    (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
+    (tmp_path / "vlconcepts").mkdir()
+    env = {k: v for k, v in _without_output_override(VLCONCEPTS_CACHE=str(tmp_path / "cache"), VLCONCEPTS_DRY_FRACTION="0.0001").items()
+           if k != "VLCONCEPTS_DATA"}                                   # the dry run must find its own data, not the user's
+    result = run("rebuild", "--profile", "dry-small", "--notebooks", str(folder), cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = (tmp_path / "results" / "dry-small" / "tables" / "one.md").read_text()
+    assert text.index("dry run: random weights") < text.index("A table.")      # the label comes first
+    assert not (tmp_path / "tables").exists()
+
+
 @pytest.mark.parametrize("n", ["0", "-5"])
 def test_world_export_rejects_n_below_one_for_every_world(n, tmp_path, capsys):
     from vlconcepts.cli import load_registries

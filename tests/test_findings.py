@@ -110,7 +110,9 @@ def test_every_finding_is_measured_on_the_committed_tables(finding):
 def test_an_empty_folder_measures_nothing(tmp_path):
     page = F.assess_findings(folder=tmp_path)
     assert set(page["holds?"]) == {F.NOT_MEASURED}
-    assert F.summary_line(page, "smoke") == f"0 of {len(F.FINDINGS)} headline findings hold in the smoke profile ({len(F.FINDINGS)} not measured)"
+    papers, own = len(F.FINDINGS) - len(F.STUDY_FINDINGS), len(F.STUDY_FINDINGS)
+    assert F.summary_line(page, "smoke") == (f"0 of {papers} headline findings hold in the smoke profile ({papers} not measured); "
+                                             f"the project's own studies: 0 of {own} hold ({own} not measured)")
 
 
 WITH_REF = [f for f in F.FINDINGS if f.paper_ref]

@@ -22,6 +22,7 @@ from typing import Optional, Sequence
 
 from .core import (VLConceptsError, cache_dir, data_dir, get_logger, output_root, pick_device, repo_root)
 from .datasets import registered_datasets, world_exporters
+from .dry_worlds import DRY_PROFILES, use_dry_data
 
 logger = get_logger(__name__)
 
@@ -151,8 +152,8 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
     executed = runs_dir / notebook.name
     start = time.time()
     staging = Path(tempfile.mkdtemp(prefix=f"{notebook.stem}.", dir=runs_dir))
-    previous = os.environ.get("VLCONCEPTS_OUTPUT")
-    os.environ["VLCONCEPTS_OUTPUT"] = str(staging)
+    previous = {k: os.environ.get(k) for k in ("VLCONCEPTS_OUTPUT", "VLCONCEPTS_PROFILE")}
+    os.environ.update(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # the kernel inherits both: outputs say their profile
     try:
         parameters = run_parameters(notebook, profile, device)
         papermill.execute_notebook(str(notebook), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
@@ -164,8 +165,9 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
         return RunResult(notebook.name, time.time() - start, "failed", executed if executed.exists() else None,
                          error=f"{type(e).__name__}: " + " / ".join(message[-6:]))
     finally:
-        if previous is None: os.environ.pop("VLCONCEPTS_OUTPUT", None)
-        else: os.environ["VLCONCEPTS_OUTPUT"] = previous
+        for key, value in previous.items():
+            if value is None: os.environ.pop(key, None)
+            else: os.environ[key] = value
         shutil.rmtree(staging, ignore_errors=True)
 
 # %% ../nbs/90_cli.ipynb #8ae0f82a
@@ -194,6 +196,8 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     destination = Path(publish_to) if publish_to else output_root(profile, root)  # tiny: figures/, else results/<profile>/
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
+    if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
+        echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds; set $VLCONCEPTS_DATA to use another tree)")
     results = []
     for notebook in notebooks:
         echo(f"[{profile}] running {notebook.name} ...")

@@ -18,11 +18,11 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['torchvision', 'PAPER_NUMBERS', 'import_torchvision', 'data_dir', 'cache_dir', 'VLConceptsError', 'ModelSpecError',
-           'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root', 'profile_outputs',
-           'output_root', 'figures_dir', 'tables_dir', 'seed_everything', 'torch_generator', 'pick_device', 'progress',
-           'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'save_figure', 'save_table',
-           'paper_tables', 'paper_table']
+__all__ = ['torchvision', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'data_dir', 'cache_dir', 'VLConceptsError',
+           'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root',
+           'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'seed_everything', 'torch_generator',
+           'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size',
+           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -264,9 +264,19 @@ def folder_size(path: str | Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
 
 # %% ../nbs/00_core.ipynb #e7c03eeb
+DRY_RUN_LABEL = "dry run: random weights"
+
+
+def run_label(profile: Optional[str] = None) -> str:
+    "What every output of `profile` (default `$VLCONCEPTS_PROFILE`) must say about itself: the dry-run label for `dry*` profiles, else ''."
+    profile = profile or os.environ.get("VLCONCEPTS_PROFILE") or "tiny"
+    return DRY_RUN_LABEL if profile.startswith("dry") else ""
+
+
 def save_figure(fig, name: str, dpi: int = 150) -> Path:
-    "Write matplotlib figure `fig` atomically to `figures/<name>.png` and return the path."
+    "Write matplotlib figure `fig` atomically to `figures/<name>.png` (stamped with `run_label()` when there is one) and return the path."
     path = figures_dir() / f"{name}.png"
+    if run_label(): fig.text(0.5, 1.0, run_label(), ha="center", va="bottom", color="firebrick", fontsize=12, fontweight="bold")
     with atomic_path(path) as tmp: fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format="png")
     return path
 
@@ -277,6 +287,8 @@ def save_table(table, name: str, paper=None, caption: str | None = None, floatfm
     table = pd.DataFrame(table)
     with atomic_write(tables_dir() / f"{name}.csv", "w") as f: table.to_csv(f, index=True)
     parts = [f"# {name}\n"]
+    if run_label(): parts.append(f"**{run_label()}**: architectures at paper size with random weights on synthetic data in the real "
+                                 "layouts. These numbers test the wiring, time and memory; they are not results.\n")
     if caption: parts.append(caption.strip() + "\n")
     parts.append("## Ours\n\n" + table.to_markdown(floatfmt=floatfmt) + "\n")
     if paper is not None:
