@@ -27,9 +27,10 @@ from .core import (InputValidationError, VLConceptsError, atomic_path, atomic_wr
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR', 'dataset_fingerprint', 'CacheKey',
-           'FeatureCache', 'DistributedWorld', 'distributed_world', 'cached_image_features', 'cached_text_features',
-           'cached_activations', 'cached_image_tokens', 'list_entries', 'format_entries', 'cache_size', 'clear']
+__all__ = ['logger', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR', 'RESULTS_SPEC', 'RESULT_PICKLE',
+           'dataset_fingerprint', 'CacheKey', 'FeatureCache', 'DistributedWorld', 'distributed_world',
+           'cached_image_features', 'cached_text_features', 'cached_activations', 'cached_image_tokens', 'code_digest',
+           'result_key', 'cached_result', 'list_entries', 'format_entries', 'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -548,6 +549,60 @@ def cached_image_tokens(model, images, dataset_key: Optional[str] = None, batch_
     stacked = (cache or FeatureCache()).compute(key, images, class_then_patches, chunk_size=chunk_size, recompute=recompute,
                                                 desc=f"image tokens {key.model_spec}")
     return stacked[:, 0], stacked[:, 1:]
+
+# %% ../nbs/02_cache.ipynb #59f2f849
+RESULTS_SPEC, RESULT_PICKLE = "results", "result.pkl"
+
+
+def code_digest(*modules) -> str:
+    "A digest of the source files of `modules` (modules or dotted names): an edit to any of them changes it."
+    import importlib
+    hasher = _Hasher()
+    for module in modules:
+        module = importlib.import_module(module) if isinstance(module, str) else module
+        hasher.add(module.__name__, Path(module.__file__).read_bytes())
+    return hasher.hexdigest()
+
+
+def _part_fingerprint(value):
+    "A JSON-able stand-in for one key part: tensors and arrays by digest, dataclasses by their fields, objects by `.fingerprint`."
+    import dataclasses
+    if isinstance(value, (torch.Tensor, np.ndarray)): return dataset_fingerprint(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _part_fingerprint(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict): return {str(k): _part_fingerprint(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)): return [_part_fingerprint(v) for v in value]
+    if isinstance(value, (str, bool, int, float)) or value is None: return value
+    if isinstance(value, (torch.device, torch.dtype, Path)): return str(value)
+    if isinstance(value, (np.integer, np.floating)): return value.item()
+    if isinstance(getattr(value, "fingerprint", None), str): return value.fingerprint
+    raise InputValidationError(f"cached_result cannot key a part of type {type(value).__name__}: pass tensors, arrays, "
+                               "numbers, strings, lists, dicts or dataclasses of them (or an object with a `.fingerprint`).")
+
+
+def result_key(what: str, parts: dict, modules: Sequence = ()) -> CacheKey:
+    "The `CacheKey` of a computed result: `what`, the fingerprints of `parts` and the source of `modules`."
+    return CacheKey(what, code_digest(*modules) if modules else "no-code", RESULTS_SPEC, RESULTS_SPEC,
+                    extra=_part_fingerprint(dict(parts)))
+
+# %% ../nbs/02_cache.ipynb #4e2ede4e
+def cached_result(what: str, compute: Callable[[], object], parts: dict, modules: Sequence = (),
+                  cache: Optional[FeatureCache] = None, recompute: bool = False):
+    "`compute()` (any picklable value: rows, frames, a trained module), computed once per key (`result_key`) and kept in the cache."
+    import pickle
+    key = result_key(what, parts, modules)
+    entry = (cache or FeatureCache()).entry_dir(key)
+    meta = _read_meta(entry) or {}
+    if not recompute and meta.get("complete") and meta.get("key") == key.digest and (entry / RESULT_PICKLE).is_file():
+        payload = (entry / RESULT_PICKLE).read_bytes()
+        if hashlib.sha256(payload).hexdigest() == meta.get("sha256"): return pickle.loads(payload)
+        warnings.warn(f"cached result {entry} ({what}) changed on disk since it was written; recomputing it", RuntimeWarning, stacklevel=2)
+    value = compute()
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    with atomic_write(entry / RESULT_PICKLE, "wb") as f: f.write(payload)
+    _write_meta(entry, {"key": key.digest, "what": what, "spec": RESULTS_SPEC, "complete": True, "n_items": None,
+                        "sha256": hashlib.sha256(payload).hexdigest(), "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
+    return value
 
 # %% ../nbs/02_cache.ipynb #c1bd0770
 def _is_entry(path: Path) -> bool:

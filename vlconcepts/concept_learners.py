@@ -17,17 +17,18 @@ import torch.nn.functional as F
 
 from .core import (DatasetFormatError, InputValidationError, ModelSpecError, get_logger, pick_device,
                              progress, seed_everything, torch_generator)
+from .cache import cached_result
 from .concept_data import ConceptDataset, hold_out_validation
 from .purity import niche_impurity_score, oracle_impurity_score, oracle_matrix  # the same lens: purity scores these learners
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'CAPACITY_PARTS', 'scaled', 'mlp', 'ConvEncoder', 'feature_encoder',
-           'ConceptLearner', 'JointCBM', 'IterNormRotation', 'ConceptWhitening', 'CCD', 'image_decoder', 'SENN',
-           'GaussianVAE', 'weak_pairs', 'train_concept_learner', 'intervene', 'intervention_curve', 'purity_scores',
-           'validation_accuracies', 'train_and_score', 'capacity_sweep', 'intervention_scores',
-           'learnt_concept_correlations']
+__all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'LEARNER_CODE', 'CAPACITY_PARTS', 'scaled', 'mlp', 'ConvEncoder',
+           'feature_encoder', 'ConceptLearner', 'JointCBM', 'IterNormRotation', 'ConceptWhitening', 'CCD',
+           'image_decoder', 'SENN', 'GaussianVAE', 'weak_pairs', 'train_concept_learner', 'intervene',
+           'intervention_curve', 'purity_scores', 'validation_accuracies', 'train_and_score', 'capacity_sweep',
+           'intervention_scores', 'learnt_concept_correlations']
 
 # %% ../nbs/31_concept_learners.ipynb #c96629d6
 def scaled(units: Sequence[int], size: float, minimum: int = 1) -> list:
@@ -635,24 +636,33 @@ def validation_accuracies(learner: ConceptLearner, x_val: torch.Tensor, c_val: t
     return scores
 
 # %% ../nbs/31_concept_learners.ipynb #b1298b63
+LEARNER_CODE = ("vlconcepts.concept_learners", "vlconcepts.purity")  # the code a cached learner result depends on
+
+
 def train_and_score(name: str, dataset: ConceptDataset, *, trials: int = 1, seed: int = 0, nis_variant: str = "release",
                     nis_max_iter: int = 1000, oracle=None, probe_options: Optional[dict] = None,
                     validation_fraction: Optional[float] = None, **train_options) -> list:
     """Train `name` on `dataset` with seeds seed..seed+trials-1; one row of purity scores per trial.
 
     `validation_fraction`: train on `hold_out_validation(dataset, validation_fraction)` and add `validation_accuracies`
-    on the held-out part to each row (the scores stay on the test split)."""
+    on the held-out part to each row (the scores stay on the test split). Each trial's row is a `cached_result`: a
+    second call with the same data, settings and code trains nothing."""
     if trials < 1: raise InputValidationError(f"trials must be at least 1; got {trials}.")
     train, held_out = (dataset, None) if validation_fraction is None else hold_out_validation(dataset, validation_fraction)
-    if oracle is None: oracle = oracle_matrix(dataset.c_test.numpy(), seed=seed, **(probe_options or {}))
-    rows = []
-    for trial in range(trials):
+    oracles = [oracle] if oracle is not None else []      # computed once, and only when a trial is not cached
+
+    def scored_trial(trial: int) -> dict:
+        if not oracles: oracles.append(oracle_matrix(dataset.c_test.numpy(), seed=seed, **(probe_options or {})))
         learner = train_concept_learner(name, train, seed=seed + trial, **train_options)
-        rows.append({"dataset": dataset.name, "model": name, "trial": trial,
-                     **purity_scores(learner, train, seed=seed + trial, nis_variant=nis_variant, oracle=oracle,
-                                     nis_max_iter=nis_max_iter, probe_options=probe_options)})
-        if held_out is not None: rows[-1].update(validation_accuracies(learner, *held_out))
-    return rows
+        row = {"dataset": dataset.name, "model": name, "trial": trial,
+               **purity_scores(learner, train, seed=seed + trial, nis_variant=nis_variant, oracle=oracles[0],
+                               nis_max_iter=nis_max_iter, probe_options=probe_options)}
+        if held_out is not None: row.update(validation_accuracies(learner, *held_out))
+        return row
+    return [cached_result("purity-learner-trial", lambda: scored_trial(trial), modules=LEARNER_CODE,
+                          parts=dict(name=name, dataset=dataset, seed=seed, trial=trial, nis_variant=nis_variant, nis_max_iter=nis_max_iter,
+                                     oracle=oracle, probe=probe_options, validation_fraction=validation_fraction, train=train_options))
+            for trial in range(trials)]
 
 # %% ../nbs/31_concept_learners.ipynb #b7e1c974
 CAPACITY_PARTS = ("encoder", "predictor")  # the CBM parts whose hidden widths Fig. 2b varies
@@ -672,13 +682,17 @@ def capacity_sweep(dataset: ConceptDataset, capacities: Sequence[int], *, parts:
         for capacity in capacities:
             units = {f"{part}_units": [capacity, max(1, capacity // 2)]}
             for trial in range(trials):
-                learner = train_concept_learner("cbm", dataset, seed=seed + trial, **train_options, **units)
-                rep = learner.concept_representation(dataset.x_test).numpy()
-                rows.append({"varied": part, "capacity": capacity, "trial": trial,
-                             "concept accuracy": learner.concept_accuracy(dataset.x_test, dataset.c_test),
-                             "task accuracy": learner.task_accuracy(dataset.x_test, dataset.y_test),
-                             "ois": oracle_impurity_score(rep, dataset.c_test.numpy(), seed=seed + trial, oracle_matrix=oracle,
-                                                          **probe_options)})
+                def scored(trial=trial, units=units, part=part, capacity=capacity):
+                    learner = train_concept_learner("cbm", dataset, seed=seed + trial, **train_options, **units)
+                    rep = learner.concept_representation(dataset.x_test).numpy()
+                    return {"varied": part, "capacity": capacity, "trial": trial,
+                            "concept accuracy": learner.concept_accuracy(dataset.x_test, dataset.c_test),
+                            "task accuracy": learner.task_accuracy(dataset.x_test, dataset.y_test),
+                            "ois": oracle_impurity_score(rep, dataset.c_test.numpy(), seed=seed + trial, oracle_matrix=oracle,
+                                                         **probe_options)}
+                rows.append(cached_result("purity-capacity-trial", scored, modules=LEARNER_CODE,
+                                          parts=dict(dataset=dataset, seed=seed, trial=trial, units=units, oracle=oracle,
+                                                     probe=probe_options, train=train_options)))
     return rows
 
 # %% ../nbs/31_concept_learners.ipynb #69510720

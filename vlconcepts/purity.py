@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 from scipy import stats
 
+from .cache import cached_result
 from .core import InputValidationError, progress, torch_generator, pick_device
 from .czsl import trapezoid_auc  # NIS integrates over β with the CZSL curves' trapezoid rule
 
@@ -828,13 +829,20 @@ def run_table1(n_samples: int = 3000, n_trials: int = 5, seed: int = 87, metrics
     rows = []
     runs = [(m, t) for m in ("baseline", "impure") for t in range(n_trials)]
     oracles = {}
+    def trial_scores(mode, trial, trial_seed):
+        c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
+        if "OIS" in metrics and mode not in oracles:         # one oracle per mode, from its trial 0 (also when trial 0 is cached)
+            first = table1_trial_seed(seed, mode, 0)
+            oracles[mode] = oracle_matrix(table1_representations(n_samples, k, mode, seed=first, correlation=correlation)[0],
+                                          seed=first, **probe_kwargs)
+        return table1_scores(c_soft, c_true, seed=trial_seed, metrics=metrics, oracle=oracles.get(mode), r4_splits=r4_splits,
+                             nis_classifier_seed=nis_classifier_seed, **probe_kwargs)
     for mode, trial in (progress(runs, desc="Table 1") if show_progress else runs):
         trial_seed = table1_trial_seed(seed, mode, trial)
-        c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
-        if "OIS" in metrics and mode not in oracles:
-            oracles[mode] = oracle_matrix(c_true, seed=trial_seed, **probe_kwargs)
-        scores = table1_scores(c_soft, c_true, seed=trial_seed, metrics=metrics, oracle=oracles.get(mode), r4_splits=r4_splits,
-                               nis_classifier_seed=nis_classifier_seed, **probe_kwargs)
+        scores = cached_result("purity-table1-trial", lambda: trial_scores(mode, trial, trial_seed), modules=["vlconcepts.purity"],
+                               parts=dict(mode=mode, trial=trial, seed=seed, n_samples=n_samples, k=k, correlation=correlation,
+                                          metrics=list(metrics), r4_splits=r4_splits, nis_classifier_seed=nis_classifier_seed,
+                                          probe=probe_kwargs))
         rows += [{"mode": mode, "trial": trial, "metric": name, "value": value} for name, value in scores.items()]
     return pd.DataFrame(rows)
 
@@ -867,8 +875,10 @@ def table1_nis_draws(scores, n_draws: int, *, n_samples: int = 3000, seed: int =
             if (mode, trial) in done.index: values.append(done[(mode, trial)]); continue
             trial_seed = table1_trial_seed(seed, mode, trial)
             c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
-            values.append(100 * niche_impurity_score(c_soft, c_true, seed=trial_seed, variant="release",
-                                                     classifier_seed=nis_classifier_seed))
+            values.append(cached_result("purity-table1-nis-draw", lambda: 100 * niche_impurity_score(
+                c_soft, c_true, seed=trial_seed, variant="release", classifier_seed=nis_classifier_seed), modules=["vlconcepts.purity"],
+                parts=dict(mode=mode, trial_seed=trial_seed, n_samples=n_samples, k=k, correlation=correlation,
+                           nis_classifier_seed=nis_classifier_seed)))
         draws[mode] = np.array(values)
     return draws
 

@@ -1,0 +1,51 @@
+"""Trained results are computed once: a second rebuild (or report) reuses them through `cache.cached_result`."""
+import pandas as pd
+import pytest
+
+import vlconcepts.concept_learners as learners
+import vlconcepts.purity as purity
+from vlconcepts.cache import list_entries
+from vlconcepts.concept_data import tabular_toy
+
+
+def counting(monkeypatch, module, name):
+    "Replace `module.name` by a wrapper that counts its calls; returns the list of calls."
+    calls, original = [], getattr(module, name)
+    def wrapper(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(module, name, wrapper)
+    return calls
+
+
+def test_table1_scores_each_trial_once_and_the_second_run_is_identical(monkeypatch):
+    calls = counting(monkeypatch, purity, "table1_scores")
+    settings = dict(n_samples=200, n_trials=2, metrics=["SAP", "MIG"], show_progress=False)
+    first = purity.run_table1(**settings)
+    assert len(calls) == 4                                    # 2 modes x 2 trials
+    second = purity.run_table1(**settings)
+    assert len(calls) == 4                                    # all read back
+    pd.testing.assert_frame_equal(first, second)
+    purity.run_table1(**{**settings, "n_trials": 3})
+    assert len(calls) == 6                                    # only the new trial of each mode is scored
+
+
+def test_a_cached_first_trial_gives_the_same_later_trials(monkeypatch, tmp_path):
+    "The oracle of a mode comes from its trial 0 even when that trial is read from the cache."
+    settings = dict(n_samples=120, metrics=["OIS"], show_progress=False, min_steps=5, epochs=1)
+    full = purity.run_table1(n_trials=2, **settings)
+    monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "other-cache"))
+    purity.run_table1(n_trials=1, **settings)                 # trial 0 only, then trial 1 with trial 0 cached
+    pd.testing.assert_frame_equal(purity.run_table1(n_trials=2, **settings), full)
+
+
+def test_train_and_score_trains_once_per_trial_and_setting(monkeypatch, one_torch_thread):
+    calls = counting(monkeypatch, learners, "train_concept_learner")
+    data = tabular_toy(0.0, n_train=120, n_test=60, seed=0)
+    options = dict(trials=2, seed=0, nis_max_iter=20, epochs=1, device="cpu", show_progress=False)
+    first = learners.train_and_score("cbm", data, **options)
+    assert len(calls) == 2
+    assert learners.train_and_score("cbm", data, **options) == first and len(calls) == 2
+    learners.train_and_score("cbm", data, **{**options, "epochs": 2})
+    assert len(calls) == 4                                    # another setting trains again
+    assert {e["what"] for e in list_entries()} >= {"purity-learner-trial"}
