@@ -416,8 +416,8 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     runs_dir = Path(runs_dir or root / "runs" / "reports")
     runs_dir.mkdir(parents=True, exist_ok=True)
     executed, staging = runs_dir / f"{name}.ipynb", Path(tempfile.mkdtemp(prefix="report.", dir=runs_dir))
-    previous, start = os.environ.get("VLCONCEPTS_OUTPUT"), time.time()
-    os.environ["VLCONCEPTS_OUTPUT"] = str(staging)   # the template's figures/ and tables/ copies are thrown away
+    previous, start = {k: os.environ.get(k) for k in ("VLCONCEPTS_OUTPUT", "VLCONCEPTS_PROFILE")}, time.time()
+    os.environ.update(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # figures/ and tables/ copies are thrown away
     try:
         papermill.execute_notebook(str(template), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
                                    cwd=str(template.parent), progress_bar=False)
@@ -425,8 +425,9 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
         raise VLConceptsError(f"the report on {list(specs)} failed: {type(e).__name__}: "
                               + " / ".join(str(e).strip().splitlines()[-4:]) + f" (executed copy: {executed})") from e
     finally:
-        if previous is None: os.environ.pop("VLCONCEPTS_OUTPUT", None)
-        else: os.environ["VLCONCEPTS_OUTPUT"] = previous
+        for key, value in previous.items():
+            if value is None: os.environ.pop(key, None)
+            else: os.environ[key] = value
         shutil.rmtree(staging, ignore_errors=True)
     (out / f"{name}.html").write_text(HTMLExporter().from_filename(str(executed))[0])
     files = {"page": out / f"{name}.md", "figure": out / f"{name}.png", "html": out / f"{name}.html", "notebook": executed}

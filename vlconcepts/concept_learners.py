@@ -28,7 +28,7 @@ __all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'LEARNER_CODE', 'CAPA
            'feature_encoder', 'ConceptLearner', 'JointCBM', 'IterNormRotation', 'ConceptWhitening', 'CCD',
            'image_decoder', 'SENN', 'GaussianVAE', 'weak_pairs', 'train_concept_learner', 'intervene',
            'intervention_curve', 'purity_scores', 'validation_accuracies', 'train_and_score', 'capacity_sweep',
-           'intervention_scores', 'learnt_concept_correlations']
+           'intervention_scores', 'learner_intervention_scores', 'learnt_concept_correlations']
 
 # %% ../nbs/31_concept_learners.ipynb #c96629d6
 def scaled(units: Sequence[int], size: float, minimum: int = 1) -> list:
@@ -703,6 +703,18 @@ def intervention_scores(learner: JointCBM, dataset: ConceptDataset, *, trials: i
     row = {**purity_scores(learner, dataset, seed=seed, oracle=oracle, nis_max_iter=nis_max_iter, probe_options=probe_options),
            **{f"task acc, {m} intervened": a for m, a in zip(curve["concepts intervened"], curve["task accuracy"]) if m > 0}}
     return row, curve
+
+# %% ../nbs/31_concept_learners.ipynb #a8e366e3
+def learner_intervention_scores(name: str, dataset: ConceptDataset, *, seed: int = 0, trials: int = 5, oracle=None,
+                                nis_max_iter: int = 1000, probe_options: Optional[dict] = None, **train_options) -> tuple:
+    "Train joint CBM `name` with `seed` and return its `intervention_scores` (row, curve); cached: a second call trains nothing."
+    def compute():
+        learner = train_concept_learner(name, dataset, seed=seed, **train_options)
+        return intervention_scores(learner, dataset, trials=trials, seed=seed, oracle=oracle, nis_max_iter=nis_max_iter,
+                                   probe_options=probe_options)
+    return cached_result("purity-intervention-trial", compute, modules=LEARNER_CODE,
+                         parts=dict(name=name, dataset=dataset, seed=seed, trials=trials, oracle=oracle, nis_max_iter=nis_max_iter,
+                                    probe=probe_options, train=train_options))
 
 # %% ../nbs/31_concept_learners.ipynb #eb4c1299
 def learnt_concept_correlations(learner: ConceptLearner, x: torch.Tensor) -> np.ndarray:
