@@ -288,6 +288,8 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
     sides = [m for _, _, a, b in judged for m in (a, b) if m is not None]
     basis = ("seed spread" if all(m.has_spread for m in sides) else "one run (minimum gap)" if not any(
         m.has_spread and m.se > 0 for m in sides) else "seed spread and one run") if sides else ""
+    if all(isinstance(t, Cell) and t.interval for c in finding.checks for t in (c.a, c.b) if not isinstance(t, (int, float))):
+        basis = "95% interval" if sides else ""                   # a bootstrap interval read as a standard error, not seeds
     tables = sorted(set().union(*(_tables_of(c.a) | _tables_of(c.b) for c in finding.checks)))
     if result == HOLDS: why = ""
     elif result == NOT_MEASURED:
