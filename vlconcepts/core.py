@@ -219,6 +219,12 @@ def quiet_root_logger(level: int = logging.ERROR):
     finally: root.setLevel(previous)
 
 # %% ../nbs/00_core.ipynb #bb0bf5f4
+def _umask_mode() -> int:
+    "The mode a plainly created file gets (0o666 less the umask): mkstemp's 0o600 would hide outputs from other users."
+    mask = os.umask(0); os.umask(mask)
+    return 0o666 & ~mask
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | Path, mode: str = "wb", **open_kwargs):
     "Open a temporary file beside `path`; on success rename it to `path`, on error remove it."
@@ -226,6 +232,7 @@ def atomic_write(path: str | Path, mode: str = "wb", **open_kwargs):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
+    os.chmod(tmp_name, _umask_mode())
     try:
         with open(tmp_name, mode, **open_kwargs) as handle:
             yield handle
@@ -248,6 +255,7 @@ class _AtomicPath(contextlib.AbstractContextManager):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp" + "".join(self.path.suffixes), dir=self.path.parent)
         os.close(fd)
+        os.chmod(name, _umask_mode())
         self.tmp = Path(name)
         return self.tmp
     def __exit__(self, exc_type, exc, tb):
