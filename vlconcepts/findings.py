@@ -307,7 +307,7 @@ def assess_findings(findings=None, folder: Path | None = None) -> pd.DataFrame:
     if len(set(ids)) != len(ids): raise InputValidationError(f"assess_findings: duplicate finding ids {sorted({i for i in ids if ids.count(i) > 1})}.")
     return pd.DataFrame([assess_finding(f, folder) for f in findings]).set_index("id")
 
-
+# %% ../nbs/60_findings.ipynb #8aae75cf
 OWN_STUDY = "own study"   # the lens of the project's own findings: questions no paper asked (issue 21's studies)
 
 
@@ -386,6 +386,8 @@ CLIP_FT_UNDERFITS = Cause(
     "CLIP-FT never fits its training set, so there is nothing to overfit: its train accuracy stays within 5 points of frozen CLIP's (the "
     "paper's CLIP-FT reaches 86.91). The tiny run fine-tunes 5 epochs (the paper: 20) at the paper's learning rate 1e-7, which barely moves ToyCLIP",
     ("binding_table4",), support=(Check(Diff(binding_cell(4, "CLIP-FT", "train"), binding_cell(4, "CLIP", "train")), "<", 5.0, min_gap=0),))
+
+# %% ../nbs/60_findings.ipynb #932c5346
 BINDING_FINDINGS = (
     Finding("binding.single_object_high", "binding", "Frozen CLIP recognises unseen single-object adjective-noun pairs well (generalisation split above 90%)",
             "92.39", f"{_LEWIS}, Table 2, CLIP, Gen", (Check(binding_cell(2, "CLIP"), ">", 90.0),), paper_ref=("binding", "table2", "CLIP", "gen")),
