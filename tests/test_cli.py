@@ -134,15 +134,24 @@ def test_smoke_rebuild_leaves_the_tiny_outputs_byte_identical(tmp_path):
     assert str(tmp_path / "results" / "smoke") in result.stdout          # rebuild says where the outputs went
 
 
-def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
+def _table_checkout(tmp_path, caption="", extra_cells=(), profiles=()):
+    "A checkout in `tmp_path` with one experiment notebook writing table 'one'; returns its experiments folder."
     folder = tmp_path / "nbs" / "experiments"
     folder.mkdir(parents=True)
     params = 'profile: str = "tiny"  # profile\ndevice: str = "auto"  # device'
     _notebook(folder / "01_table.ipynb", [(params, ["parameters"]),
                                           ("import pandas as pd\nfrom vlconcepts.core import save_table\n"
-                                           "save_table(pd.DataFrame({'a': [1]}), 'one')", [])])
+                                           f"save_table(pd.DataFrame({{'a': [1]}}), 'one', caption={caption!r})", []), *extra_cells])
+    for profile in profiles:
+        (folder / "profiles").mkdir(exist_ok=True)
+        (folder / "profiles" / f"01_table.{profile}.yaml").write_text("{}\n")
     (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
     (tmp_path / "vlconcepts").mkdir()
+    return folder
+
+
+def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
+    folder = _table_checkout(tmp_path)
     out = tmp_path / "elsewhere"
     result = run("rebuild", "--notebooks", str(folder), cwd=tmp_path, env=_without_output_override(VLCONCEPTS_OUTPUT=str(out)))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -150,18 +159,9 @@ def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
 
 
 def test_a_dry_rebuild_labels_its_outputs_and_keeps_them_apart(tmp_path):
-    folder = tmp_path / "nbs" / "experiments"
-    folder.mkdir(parents=True)
-    params = 'profile: str = "tiny"  # profile\ndevice: str = "auto"  # device'
-    _notebook(folder / "01_table.ipynb", [(params, ["parameters"]),
-                                          ("import pandas as pd\nfrom vlconcepts.core import save_table\n"
-                                           "save_table(pd.DataFrame({'a': [1]}), 'one', caption='A table.')", []),
-                                          ("import os\nfrom pathlib import Path\n"
-                                           "assert (Path(os.environ['VLCONCEPTS_DATA']) / 'dry.json').is_file(), os.environ.get('VLCONCEPTS_DATA')", [])])
-    (folder / "profiles").mkdir()
-    (folder / "profiles" / "01_table.dry-small.yaml").write_text("{}\n")
-    (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
-    (tmp_path / "vlconcepts").mkdir()
+    reads_dry_data = ("import os\nfrom pathlib import Path\n"
+                      "assert (Path(os.environ['VLCONCEPTS_DATA']) / 'dry.json').is_file(), os.environ.get('VLCONCEPTS_DATA')", [])
+    folder = _table_checkout(tmp_path, caption="A table.", extra_cells=[reads_dry_data], profiles=["dry-small"])
     env = {k: v for k, v in _without_output_override(VLCONCEPTS_CACHE=str(tmp_path / "cache"), VLCONCEPTS_DRY_FRACTION="0.0001").items()
            if k != "VLCONCEPTS_DATA"}                                   # the dry run must find its own data, not the user's
     result = run("rebuild", "--profile", "dry-small", "--notebooks", str(folder), cwd=tmp_path, env=env)
