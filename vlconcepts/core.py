@@ -284,7 +284,8 @@ def run_label(profile: Optional[str] = None) -> str:
 def save_figure(fig, name: str, dpi: int = 150) -> Path:
     "Write matplotlib figure `fig` atomically to `figures/<name>.png` (stamped with `run_label()` when there is one) and return the path."
     path = figures_dir() / f"{name}.png"
-    if run_label(): fig.text(0.5, 1.0, run_label(), ha="center", va="bottom", color="firebrick", fontsize=12, fontweight="bold")
+    if run_label() and not any(t.get_text() == run_label() for t in fig.texts):   # stamped once, however often it is saved
+        fig.text(0.5, 1.0, run_label(), ha="center", va="bottom", color="firebrick", fontsize=12, fontweight="bold")
     with atomic_path(path) as tmp: fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format="png")
     return path
 
