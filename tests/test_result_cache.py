@@ -49,3 +49,12 @@ def test_train_and_score_trains_once_per_trial_and_setting(monkeypatch, one_torc
     learners.train_and_score("cbm", data, **{**options, "epochs": 2})
     assert len(calls) == 4                                    # another setting trains again
     assert {e["what"] for e in list_entries()} >= {"purity-learner-trial"}
+
+
+def test_nis_draws_are_read_back_without_drawing_again(monkeypatch):
+    empty = pd.DataFrame({"mode": [], "trial": [], "metric": [], "value": []})
+    first = purity.table1_nis_draws(empty, 1, n_samples=100, show_progress=False)
+    calls = counting(monkeypatch, purity, "table1_representations")
+    again = purity.table1_nis_draws(empty, 1, n_samples=100, show_progress=False)
+    assert not calls                                          # a cached draw renders no representation
+    assert {m: v.tolist() for m, v in again.items()} == {m: v.tolist() for m, v in first.items()}

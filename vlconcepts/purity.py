@@ -874,9 +874,10 @@ def table1_nis_draws(scores, n_draws: int, *, n_samples: int = 3000, seed: int =
         for trial in (progress(trials, desc=f"NIS (release), {mode}") if show_progress else trials):
             if (mode, trial) in done.index: values.append(done[(mode, trial)]); continue
             trial_seed = table1_trial_seed(seed, mode, trial)
-            c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
-            values.append(cached_result("purity-table1-nis-draw", lambda: 100 * niche_impurity_score(
-                c_soft, c_true, seed=trial_seed, variant="release", classifier_seed=nis_classifier_seed), modules=["vlconcepts.purity"],
+            def draw():                                                  # drawn only when the score is not cached
+                c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
+                return 100 * niche_impurity_score(c_soft, c_true, seed=trial_seed, variant="release", classifier_seed=nis_classifier_seed)
+            values.append(cached_result("purity-table1-nis-draw", draw, modules=["vlconcepts.purity"],
                 parts=dict(mode=mode, trial_seed=trial_seed, n_samples=n_samples, k=k, correlation=correlation,
                            nis_classifier_seed=nis_classifier_seed)))
         draws[mode] = np.array(values)
