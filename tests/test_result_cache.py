@@ -58,3 +58,12 @@ def test_nis_draws_are_read_back_without_drawing_again(monkeypatch):
     again = purity.table1_nis_draws(empty, 1, n_samples=100, show_progress=False)
     assert not calls                                          # a cached draw renders no representation
     assert {m: v.tolist() for m, v in again.items()} == {m: v.tolist() for m, v in first.items()}
+
+
+def test_capacity_sweep_reads_back_without_an_oracle_or_training(monkeypatch, one_torch_thread):
+    data = tabular_toy(0.0, n_train=120, n_test=60, seed=0)
+    options = dict(parts=["encoder"], trials=1, epochs=1, device="cpu", show_progress=False, probe_options={"min_steps": 5, "epochs": 1})
+    first = learners.capacity_sweep(data, [4], **options)
+    trained, oracles = counting(monkeypatch, learners, "train_concept_learner"), counting(monkeypatch, learners, "oracle_matrix")
+    assert learners.capacity_sweep(data, [4], **options) == first
+    assert not trained and not oracles                         # all read back: no CBM, no oracle probes

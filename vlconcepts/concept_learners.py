@@ -676,19 +676,20 @@ def capacity_sweep(dataset: ConceptDataset, capacities: Sequence[int], *, parts:
     if unknown: raise InputValidationError(f"unknown CBM part(s) {unknown}; choose from {list(CAPACITY_PARTS)}.")
     if trials < 1: raise InputValidationError(f"trials must be at least 1; got {trials}.")
     probe_options = probe_options or {}
-    if oracle is None: oracle = oracle_matrix(dataset.c_test.numpy(), seed=seed, **probe_options)
+    oracles = [oracle] if oracle is not None else []      # computed once, and only when a trial is not cached
     rows = []
     for part in parts:
         for capacity in capacities:
             units = {f"{part}_units": [capacity, max(1, capacity // 2)]}
             for trial in range(trials):
                 def scored(trial=trial, units=units, part=part, capacity=capacity):
+                    if not oracles: oracles.append(oracle_matrix(dataset.c_test.numpy(), seed=seed, **probe_options))
                     learner = train_concept_learner("cbm", dataset, seed=seed + trial, **train_options, **units)
                     rep = learner.concept_representation(dataset.x_test).numpy()
                     return {"varied": part, "capacity": capacity, "trial": trial,
                             "concept accuracy": learner.concept_accuracy(dataset.x_test, dataset.c_test),
                             "task accuracy": learner.task_accuracy(dataset.x_test, dataset.y_test),
-                            "ois": oracle_impurity_score(rep, dataset.c_test.numpy(), seed=seed + trial, oracle_matrix=oracle,
+                            "ois": oracle_impurity_score(rep, dataset.c_test.numpy(), seed=seed + trial, oracle_matrix=oracles[0],
                                                          **probe_options)}
                 rows.append(cached_result("purity-capacity-trial", scored, modules=LEARNER_CODE,
                                           parts=dict(dataset=dataset, seed=seed, trial=trial, units=units, oracle=oracle,
