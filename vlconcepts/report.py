@@ -15,6 +15,7 @@ import pandas as pd
 import torch
 from scipy import stats
 
+from .cache import cached_result
 from .core import InputValidationError, get_logger, paper_table
 
 logger = get_logger(__name__)
@@ -305,17 +306,22 @@ def scorable_concepts(truth, seed: int = 0, test_size: float = 0.2) -> np.ndarra
 
 
 def activation_purity(activations, truth, seed: int = 0, chance: bool = True) -> dict:
-    "OIS and NIS of `activations` [n, k] against 0/1 `truth` [n, k] on the scorable concepts; with `chance`, those of Gaussian noise too."
-    keep = scorable_concepts(truth, seed)
-    acts, truth = np.asarray(activations, dtype=np.float64)[:, keep], np.asarray(truth)[:, keep]
-    oracle = oracle_matrix(truth, seed=seed)
-    scores = {"OIS": oracle_impurity_score(acts, truth, seed=seed, oracle_matrix=oracle), "NIS": niche_impurity_score(acts, truth, seed=seed),
-              "concepts scored": f"{len(keep)} of {np.shape(activations)[1]}"}
-    if chance:
-        noise = np.random.default_rng(seed).standard_normal(acts.shape)
-        scores.update({"OIS chance": oracle_impurity_score(noise, truth, seed=seed, oracle_matrix=oracle),
-                       "NIS of noise": niche_impurity_score(noise, truth, seed=seed)})
-    return scores
+    """OIS and NIS of `activations` [n, k] against 0/1 `truth` [n, k] on the scorable concepts; with `chance`, those of Gaussian
+    noise too. A `cached_result` (the probes and NIS classifiers train once per activations, truth and seed)."""
+    activations, truth = np.asarray(activations, dtype=np.float64), np.asarray(truth)
+    def compute():
+        keep = scorable_concepts(truth, seed)
+        acts, kept = activations[:, keep], truth[:, keep]
+        oracle = oracle_matrix(kept, seed=seed)
+        scores = {"OIS": oracle_impurity_score(acts, kept, seed=seed, oracle_matrix=oracle), "NIS": niche_impurity_score(acts, kept, seed=seed),
+                  "concepts scored": f"{len(keep)} of {activations.shape[1]}"}
+        if chance:
+            noise = np.random.default_rng(seed).standard_normal(acts.shape)
+            scores.update({"OIS chance": oracle_impurity_score(noise, kept, seed=seed, oracle_matrix=oracle),
+                           "NIS of noise": niche_impurity_score(noise, kept, seed=seed)})
+        return scores
+    return cached_result("activation-purity", compute, parts=dict(activations=activations, truth=truth, seed=seed, chance=chance),
+                         modules=("vlconcepts.purity", "vlconcepts.report"))
 
 
 def purity_lens(model, settings: ReportSettings) -> LensResult:
