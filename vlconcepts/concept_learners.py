@@ -27,8 +27,8 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'LEARNER_CODE', 'CAPACITY_PARTS', 'scaled', 'mlp', 'ConvEncoder',
            'feature_encoder', 'ConceptLearner', 'JointCBM', 'IterNormRotation', 'ConceptWhitening', 'CCD',
            'image_decoder', 'SENN', 'GaussianVAE', 'weak_pairs', 'train_concept_learner', 'intervene',
-           'intervention_curve', 'purity_scores', 'validation_accuracies', 'train_and_score', 'capacity_sweep',
-           'intervention_scores', 'learner_intervention_scores', 'learnt_concept_correlations']
+           'intervention_curve', 'purity_scores', 'validation_accuracies', 'lazy_oracle', 'train_and_score',
+           'capacity_sweep', 'intervention_scores', 'learner_intervention_scores', 'learnt_concept_correlations']
 
 # %% ../nbs/31_concept_learners.ipynb #c96629d6
 def scaled(units: Sequence[int], size: float, minimum: int = 1) -> list:
@@ -635,6 +635,15 @@ def validation_accuracies(learner: ConceptLearner, x_val: torch.Tensor, c_val: t
     if isinstance(learner, JointCBM): scores["validation concept accuracy"] = learner.concept_accuracy(x_val, c_val)
     return scores
 
+# %% ../nbs/31_concept_learners.ipynb #f2afffb6
+def lazy_oracle(dataset: ConceptDataset, seed: int = 0, probe_options: Optional[dict] = None, oracle=None) -> Callable[[], np.ndarray]:
+    "A function returning `oracle`, or the `oracle_matrix` of `dataset`'s test concepts computed on its first call and kept."
+    memo = [oracle] if oracle is not None else []
+    def get() -> np.ndarray:
+        if not memo: memo.append(oracle_matrix(dataset.c_test.numpy(), seed=seed, **(probe_options or {})))
+        return memo[0]
+    return get
+
 # %% ../nbs/31_concept_learners.ipynb #b1298b63
 LEARNER_CODE = ("vlconcepts.concept_learners", "vlconcepts.purity")  # the code a cached learner result depends on
 
@@ -649,13 +658,12 @@ def train_and_score(name: str, dataset: ConceptDataset, *, trials: int = 1, seed
     second call with the same data, settings and code trains nothing."""
     if trials < 1: raise InputValidationError(f"trials must be at least 1; got {trials}.")
     train, held_out = (dataset, None) if validation_fraction is None else hold_out_validation(dataset, validation_fraction)
-    oracles = [oracle] if oracle is not None else []      # computed once, and only when a trial is not cached
+    get_oracle = lazy_oracle(dataset, seed, probe_options, oracle)      # computed only when a trial is not cached
 
     def scored_trial(trial: int) -> dict:
-        if not oracles: oracles.append(oracle_matrix(dataset.c_test.numpy(), seed=seed, **(probe_options or {})))
         learner = train_concept_learner(name, train, seed=seed + trial, **train_options)
         row = {"dataset": dataset.name, "model": name, "trial": trial,
-               **purity_scores(learner, train, seed=seed + trial, nis_variant=nis_variant, oracle=oracles[0],
+               **purity_scores(learner, train, seed=seed + trial, nis_variant=nis_variant, oracle=get_oracle(),
                                nis_max_iter=nis_max_iter, probe_options=probe_options)}
         if held_out is not None: row.update(validation_accuracies(learner, *held_out))
         return row
@@ -676,20 +684,19 @@ def capacity_sweep(dataset: ConceptDataset, capacities: Sequence[int], *, parts:
     if unknown: raise InputValidationError(f"unknown CBM part(s) {unknown}; choose from {list(CAPACITY_PARTS)}.")
     if trials < 1: raise InputValidationError(f"trials must be at least 1; got {trials}.")
     probe_options = probe_options or {}
-    oracles = [oracle] if oracle is not None else []      # computed once, and only when a trial is not cached
+    get_oracle = lazy_oracle(dataset, seed, probe_options, oracle)      # computed only when a trial is not cached
     rows = []
     for part in parts:
         for capacity in capacities:
             units = {f"{part}_units": [capacity, max(1, capacity // 2)]}
             for trial in range(trials):
                 def scored(trial=trial, units=units, part=part, capacity=capacity):
-                    if not oracles: oracles.append(oracle_matrix(dataset.c_test.numpy(), seed=seed, **probe_options))
                     learner = train_concept_learner("cbm", dataset, seed=seed + trial, **train_options, **units)
                     rep = learner.concept_representation(dataset.x_test).numpy()
                     return {"varied": part, "capacity": capacity, "trial": trial,
                             "concept accuracy": learner.concept_accuracy(dataset.x_test, dataset.c_test),
                             "task accuracy": learner.task_accuracy(dataset.x_test, dataset.y_test),
-                            "ois": oracle_impurity_score(rep, dataset.c_test.numpy(), seed=seed + trial, oracle_matrix=oracles[0],
+                            "ois": oracle_impurity_score(rep, dataset.c_test.numpy(), seed=seed + trial, oracle_matrix=get_oracle(),
                                                          **probe_options)}
                 rows.append(cached_result("purity-capacity-trial", scored, modules=LEARNER_CODE,
                                           parts=dict(dataset=dataset, seed=seed, trial=trial, units=units, oracle=oracle,
