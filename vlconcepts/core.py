@@ -225,14 +225,20 @@ def _umask_mode() -> int:
     return 0o666 & ~mask
 
 
+def _temp_beside(path: Path, suffix: str) -> str:
+    "A new empty temporary file in `path`'s folder (created if needed) with an ordinary file's mode: its name."
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    os.close(fd)
+    os.chmod(name, _umask_mode())
+    return name
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | Path, mode: str = "wb", **open_kwargs):
     "Open a temporary file beside `path`; on success rename it to `path`, on error remove it."
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    os.chmod(tmp_name, _umask_mode())
+    tmp_name = _temp_beside(path, ".tmp")
     try:
         with open(tmp_name, mode, **open_kwargs) as handle:
             yield handle
@@ -252,11 +258,7 @@ def atomic_path(path: str | Path):
 class _AtomicPath(contextlib.AbstractContextManager):
     def __init__(self, path: Path): self.path = path
     def __enter__(self) -> Path:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp" + "".join(self.path.suffixes), dir=self.path.parent)
-        os.close(fd)
-        os.chmod(name, _umask_mode())
-        self.tmp = Path(name)
+        self.tmp = Path(_temp_beside(self.path, ".tmp" + "".join(self.path.suffixes)))
         return self.tmp
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None: os.replace(self.tmp, self.path)
