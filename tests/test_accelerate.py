@@ -1,11 +1,10 @@
 """Multi-process feature extraction and probe training (issue 19, item 3), with two CPU processes.
 
-One `torchrun --nproc_per_node 2` launch (gloo, one thread each) runs `accelerate_scripts/two_processes.py`,
-which extracts a cache entry, trains a small model at a global batch of 8 and writes the halves of runs that are
-resumed across process counts; the tests compare what it wrote with one process. `accelerate launch` itself is
-not used here: its command line imports timm, which fails against this machine's CPU torch + CUDA torchvision
-(`import torchvision` raises `operator torchvision::nms does not exist`); on a GPU machine
-`accelerate launch --multi_gpu` starts the same processes through torchrun."""
+One `vlconcepts launch --multi_gpu --num_processes 2` (accelerate's launcher: torchrun, gloo, one thread each) runs
+`accelerate_scripts/two_processes.py`, which extracts a cache entry, trains a small model at a global batch of 8 and
+writes the halves of runs that are resumed across process counts; the tests compare what it wrote with one process.
+`vlconcepts launch` is `accelerate launch` with torchvision made importable first: accelerate's command line imports
+timm, which fails on this machine's CPU torch + CUDA torchvision wheel (`operator torchvision::nms does not exist`)."""
 import json
 import os
 import subprocess
@@ -42,8 +41,8 @@ def two_processes(tmp_path_factory):
     fit(TokenRegression(), inputs, labels, CONFIG, out / "run-1to2", steps=HALF, device="cpu")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "VLCONCEPTS_PROGRESS": "0", "VLCONCEPTS_CACHE": str(out / "default-cache"),
            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONWARNINGS": "ignore"}
-    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
-               str(SCRIPTS / "two_processes.py"), str(out)]
+    command = [sys.executable, "-m", "vlconcepts.cli", "launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1",
+               "--mixed_precision", "no", "--dynamo_backend", "no", str(SCRIPTS / "two_processes.py"), str(out)]
     run = subprocess.run(command, env=env, cwd=SCRIPTS, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, f"the two-process run failed:\n{run.stdout[-3000:]}\n{run.stderr[-6000:]}"
     return out

@@ -11,6 +11,7 @@ import json
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +33,7 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 
            'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment',
            'format_summary', 'rebuild', 'load_registries', 'dataset_status', 'offline_setting', 'spec_status',
            'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides', 'run_report',
-           'add_report_parser', 'build_parser', 'main']
+           'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -450,6 +451,19 @@ def _report_command(args) -> int:
     run_report(args.specs, args.profile, args.device, args.out, args.set)
     return 0
 
+# %% ../nbs/90_cli.ipynb #329aefc1
+def launch(accelerate_args: Sequence[str]) -> int:
+    "`accelerate launch` on `accelerate_args` (its options, the script, the script's arguments); the run's exit status."
+    from accelerate.commands.launch import launch_command, launch_command_parser
+    from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+    args = launch_command_parser().parse_args(list(accelerate_args))   # accelerate's own errors and --help
+    try: launch_command(args)
+    except subprocess.CalledProcessError as e: return e.returncode or 1   # one process (the simple launcher)
+    except ChildFailedError as e:                                         # several processes (torchrun)
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
 # %% ../nbs/90_cli.ipynb #2011d83c
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser of the `vlconcepts` command."
@@ -487,6 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a ProbeConfig field (repeatable)")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     add_report_parser(commands)
+    commands.add_parser("launch", add_help=False, help="accelerate launch (multi-process runs; every option and the script go to accelerate)")
     return parser
 
 # %% ../nbs/90_cli.ipynb #fb957d12
@@ -542,6 +557,8 @@ def _run_command(args) -> int:
 # %% ../nbs/90_cli.ipynb #3eb55e24
 def main(argv: Optional[Sequence[str]] = None) -> int:
     "Entry point of the `vlconcepts` console script (and of `python -m vlconcepts` / `python -m vlconcepts.cli`)."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["launch"]: return launch(argv[1:])   # accelerate's options, not ours: passed on unparsed
     args = build_parser().parse_args(argv)
     try:
         return _run_command(args)

@@ -1,4 +1,4 @@
-"""Run by `tests/test_accelerate.py` under `torchrun --standalone --nproc_per_node 2` (two CPU processes, gloo):
+"""Run by `tests/test_accelerate.py` under `vlconcepts launch --multi_gpu --num_processes 2` (two CPU processes, gloo):
 sharded extraction into a shared cache, probe training at a global batch of 8, and the halves of runs resumed
 across process counts. Every process writes what it saw under OUT as `<what>-rank<r>.pt` / `.json`; a section
 that raises writes `error-<section>-rank<r>.txt` (its traceback) and the script goes on, so each test reports
@@ -16,7 +16,7 @@ from vlconcepts.cache import FeatureCache, cached_activations, cached_text_featu
 from vlconcepts.probes import fit
 
 out = Path(sys.argv[1])
-state = PartialState(cpu=True)                          # the gloo group torchrun asked for (the library would also start it)
+state = PartialState(cpu=True)                          # the gloo group the launcher asked for (the library would also start it)
 assert state.num_processes == 2, f"expected two processes, got {state.num_processes}"
 rank = state.process_index
 cache = FeatureCache(out / "cache")
