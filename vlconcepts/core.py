@@ -292,9 +292,11 @@ def save_figure(fig, name: str, dpi: int = 150) -> Path:
     return path
 
 
-def save_table(table, name: str, paper=None, caption: str | None = None, floatfmt: str = ".2f") -> Path:
-    "Write a DataFrame to `tables/<name>.md` and `.csv`; with `paper` (the paper's numbers, printed verbatim) both are shown side by side."
+def save_table(table, name: str, paper=None, caption: str | None = None, floatfmt: str = ".2f", no_paper: str | None = None) -> Path:
+    """Write a DataFrame to `tables/<name>.md` and `.csv`; with `paper` (the paper's numbers, printed verbatim) both are shown
+    side by side; a table with no paper counterpart (a diagnostic) says why in `no_paper`, under the same heading."""
     import pandas as pd
+    if paper is not None and no_paper: raise InputValidationError(f"save_table({name!r}): give the paper's numbers or `no_paper`, not both.")
     table = pd.DataFrame(table)
     with atomic_write(tables_dir() / f"{name}.csv", "w") as f: table.to_csv(f, index=True)
     parts = [f"# {name}\n"]
@@ -306,6 +308,7 @@ def save_table(table, name: str, paper=None, caption: str | None = None, floatfm
         paper = pd.DataFrame(paper)
         with atomic_write(tables_dir() / f"{name}_paper.csv", "w") as f: paper.to_csv(f, index=True)
         parts.append("## Paper\n\n" + paper.to_markdown(disable_numparse=True) + "\n")  # every cell as the paper prints it
+    elif no_paper: parts.append(f"## Paper\n\nNo paper counterpart: {no_paper.strip()}\n")
     path = tables_dir() / f"{name}.md"
     with atomic_write(path, "w") as f: f.write("\n".join(parts))
     return path
