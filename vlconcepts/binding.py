@@ -633,7 +633,8 @@ def binding_table(table: str, seeds: pd.DataFrame, column: str, value: str, what
     source = f" Paper: {paper.attrs['source']}." if transcribed else " The paper's cells of this table are not in the paper text available here."
     name = f"binding_{table}"
     caption = f"{what} {setting} Per-seed values: {name}_seeds.csv.{source}"
-    return BindingTable(name, mean_se(seeds, column, value), seeds.reset_index(drop=True), paper, caption)
+    ours = mean_se(seeds, column, value).fillna("–")           # a cell no run measures (Table 9's CLIP on seen-val) reads as a dash
+    return BindingTable(name, ours, seeds.reset_index(drop=True), paper, caption)
 
 # %% ../nbs/20_binding.ipynb #0e45a9bb
 TASK_TABLES = {"single": ("table2", "table3", "table9"), "two": ("table4", "table5"), "rel": ("table6", "table7")}

@@ -395,7 +395,7 @@ _NOTHING_TO_CALIBRATE = (Check(binding_cell(9, _CSP90, "seen-val"), ">", 95.0, m
 CALIBRATION_HAS_NOTHING_TO_FIX = Cause(
     "on its selection set (10% of train + val) CSP already recognises over 95% of the seen and of the unseen pairs, so there is no "
     "seen-class bias to remove (the paper's calibration removes one: 88.74 to 96.31). The bias grid, as in CSP's code (quantiles of the "
-    "unseen images' score gaps; 0 is not among them), then offers only biases against unseen pairs, and the one chosen lowers unseen "
+    "unseen images' score gaps, with no zero bias added), then offers only biases against unseen pairs, and the one chosen lowers unseen "
     "accuracy on val itself and on gen", ("binding_table9",), support=_NOTHING_TO_CALIBRATE)
 CALIBRATED_CSP_BELOW_CLIP = Cause(
     "before calibration CSP is below frozen CLIP, as in the paper (CSP on 90% of train vs CLIP), and calibration cannot lift it: "
