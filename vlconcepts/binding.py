@@ -552,8 +552,9 @@ def calibrated_stacking(kind: str, data: BindingTask, clip, seed: int = 0, seen_
     seen = torch.tensor([l in data.seen_labels() for l in data.labels])
     truth = data.candidates[torch.arange(len(data)), data.target]
     val, gen = data.indices("val"), data.indices("gen")
-    fit_scores, fit_mask = candidate_class_scores(scores, data, np.concatenate([seen_val, val]))
-    bias = choose_bias(fit_scores, truth[np.concatenate([seen_val, val])], seen, label_mask=fit_mask, criterion=criterion)
+    fit = np.concatenate([seen_val, val])
+    fit_scores, fit_mask = candidate_class_scores(scores, data, fit)
+    bias = choose_bias(fit_scores, truth[fit], seen, label_mask=fit_mask, criterion=criterion)
     def calibrated(idx):    # non-candidates stay at -inf
         return 100.0 * float((apply_bias(candidate_class_scores(scores, data, idx)[0], seen, bias).argmax(1) == truth[idx]).float().mean())
     parts = {"gen": gen, "seen-val": seen_val, "val": val}
