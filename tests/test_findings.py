@@ -149,3 +149,25 @@ def test_seed_files_decide_the_spread(tmp_path):
     seeds(0.5).to_csv(tmp_path / "binding_table4_seeds.csv", index=False)
     row = F.assess_finding(two, tmp_path)
     assert row["holds?"] == F.HOLDS and "(3 seeds)" in row["ours"]
+
+
+def causes_of(finding) -> tuple:
+    return finding.cause if isinstance(finding.cause, tuple) else (finding.cause,) if finding.cause else ()
+
+
+def term_locatable(term) -> bool:
+    "Whether every cell `term` reads is in the committed tables (a FirstOf: one of its lookups)."
+    if isinstance(term, F.FirstOf): return any(term_locatable(t) for t in term.terms)
+    if isinstance(term, (F.Mean, F.Diff)): return all(term_locatable(t) for t in (term.terms if isinstance(term, F.Mean) else (term.a, term.b)))
+    return locatable(term) if isinstance(term, F.Cell) else True
+
+
+CAUSES = [(finding.id, k, cause) for finding in F.FINDINGS for k, cause in enumerate(causes_of(finding))]
+
+
+@pytest.mark.parametrize("finding_id, k, cause", CAUSES, ids=[f"{i}-{k}" for i, k, _ in CAUSES])
+def test_every_cause_reads_tables_and_cells_the_tiny_profile_writes(finding_id, k, cause):
+    "A renamed table, row or column must not silence a cause: what it points to and what its support reads exist."
+    assert all((TABLES / f"{t}.csv").exists() for t in cause.tables), f"{finding_id}: cause {k} points to missing tables {cause.tables}"
+    missing = [side for check in cause.support for side in (check.a, check.b) if not term_locatable(side)]
+    assert not missing, f"{finding_id}: cause {k} reads cells the committed tables do not have: {missing}"

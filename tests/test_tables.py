@@ -1,5 +1,6 @@
 """Every committed table (`tables/*.md`) is read by people on another machine: no caption or cell names a temporary or
-personal path (issue 18 item 8): /tmp/, a tmp* folder, a user's home, a cache folder."""
+personal path (issue 18 item 8): /tmp/, a tmp* folder, a user's home, a cache folder. And every markdown table keeps its
+columns on every row: a `|` inside a cell is escaped (`core.markdown_table`)."""
 import re
 from pathlib import Path
 
@@ -40,3 +41,27 @@ def test_no_temporary_path_in_a_table(table):
     found = temporary_paths(table.read_text())
     assert not found, (f"tables/{table.name} names temporary or personal paths {found}: write the model or folder so that it "
                        "means the same on another machine (e.g. vlconcepts.compmap.caption_spec) and rebuild the table.")
+
+
+def broken_rows(text: str) -> list[str]:
+    "Rows of the markdown tables in `text` with more or fewer cell separators (unescaped `|`) than their table's header."
+    broken, header = [], None
+    for line in text.splitlines():
+        if not line.startswith("|"): header = None; continue
+        count = len(re.findall(r"(?<!\\)\|", line))
+        if header is None: header = count
+        elif count != header: broken.append(line[:120])
+    return broken
+
+
+def test_the_checker_finds_broken_rows():
+    good = "# t\n\n| a | mean \\|corr\\| |\n|:--|--:|\n| x | 0.1 |\n\n| b |\n|--|\n| y |\n"
+    assert broken_rows(good) == []
+    assert broken_rows("| a | mean |corr| |\n|:--|--:|\n| x | 0.1 |\n") == ["|:--|--:|", "| x | 0.1 |"]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda p: p.stem)
+def test_every_row_keeps_its_columns(table):
+    broken = broken_rows(table.read_text())
+    assert not broken, (f"tables/{table.name}: rows {broken} have more or fewer cells than their header, an unescaped `|` "
+                        "inside a cell: write tables with core.save_table (it escapes them) and rebuild the table.")

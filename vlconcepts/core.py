@@ -22,7 +22,7 @@ __all__ = ['torchvision', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision'
            'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root',
            'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'seed_everything', 'torch_generator',
            'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size',
-           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+           'markdown_table', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -273,6 +273,14 @@ def folder_size(path: str | Path) -> int:
     if path.is_file(): return path.stat().st_size
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
 
+# %% ../nbs/00_core.ipynb #cec43093
+def markdown_table(table, **to_markdown_kwargs) -> str:
+    "`table.to_markdown(...)` with every `|` in the index, column names and text cells escaped, so each row keeps its columns."
+    escape = lambda v: v.replace("|", "\\|") if isinstance(v, str) else v
+    table = table.rename(index=escape, columns=escape)
+    table = table.map(escape)                                 # elementwise: numbers stay numbers
+    return table.to_markdown(**to_markdown_kwargs)
+
 # %% ../nbs/00_core.ipynb #e7c03eeb
 DRY_RUN_LABEL = "dry run: random weights"
 
@@ -303,11 +311,11 @@ def save_table(table, name: str, paper=None, caption: str | None = None, floatfm
     if run_label(): parts.append(f"**{run_label()}**: architectures at paper size with random weights on synthetic data in the real "
                                  "layouts. These numbers test the wiring, time and memory; they are not results.\n")
     if caption: parts.append(caption.strip() + "\n")
-    parts.append("## Ours\n\n" + table.to_markdown(floatfmt=floatfmt) + "\n")
+    parts.append("## Ours\n\n" + markdown_table(table, floatfmt=floatfmt) + "\n")
     if paper is not None:
         paper = pd.DataFrame(paper)
         with atomic_write(tables_dir() / f"{name}_paper.csv", "w") as f: paper.to_csv(f, index=True)
-        parts.append("## Paper\n\n" + paper.to_markdown(disable_numparse=True) + "\n")  # every cell as the paper prints it
+        parts.append("## Paper\n\n" + markdown_table(paper, disable_numparse=True) + "\n")  # every cell as the paper prints it
     elif no_paper: parts.append(f"## Paper\n\nNo paper counterpart: {no_paper.strip()}\n")
     path = tables_dir() / f"{name}.md"
     with atomic_write(path, "w") as f: f.write("\n".join(parts))

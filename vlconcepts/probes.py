@@ -36,12 +36,12 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'PROBE_SPECIAL_TOKENS', 'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC',
-           'PATTERN_GROUPS', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
+           'PATTERN_GROUPS', 'ERROR_KINDS', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
            'shuffled_percent', 'bleu4', 'ProbeConfig', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer',
            'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches',
            'fit', 'held_out_captions', 'remove_held_out', 'check_held_out', 'probe_training_captions',
            'validation_split', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe',
-           'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern']
+           'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -731,3 +731,30 @@ def probe_pattern(summary: pd.DataFrame, prompts: pd.DataFrame) -> pd.DataFrame:
     parts = [cells[mask].groupby(keys, sort=False).value.agg(value="mean", cells="size").reset_index().assign(group=group)
              for group, mask in masks.items()]
     return pd.concat(parts, ignore_index=True)[keys + ["group", "value", "cells"]]
+
+# %% ../nbs/41_probes.ipynb #de1ec84b
+ERROR_KINDS = ("exact", "article only", "words added", "other")
+
+
+def error_kind(prompt: str, prediction: str) -> str:
+    "How a rebuild differs from its prompt (both normalised): one of `ERROR_KINDS`."
+    target, rebuilt = normalize_caption(prompt).split(), normalize_caption(prediction).split()
+    if rebuilt == target: return "exact"
+    if len(target) > 1 and rebuilt[1:] == target[1:]: return "article only"
+    words = iter(rebuilt)
+    if len(rebuilt) > len(target) and all(word in words for word in target): return "words added"   # a subsequence
+    return "other"
+
+
+def error_kinds(predictions: pd.DataFrame, cells) -> pd.DataFrame:
+    "Long rows (encoder[, seed], cell, kind, value): % of each of `cells`' prompts per `ERROR_KINDS`, and 'article or words added'."
+    cells = list(dict.fromkeys(cells))
+    part = predictions[predictions.cell.isin(cells)]
+    if part.empty: raise InputValidationError(f"error_kinds: no predictions in the cells {list(cells)}.")
+    keys = [k for k in ("encoder", "seed") if k in part] + ["cell"]
+    kind = pd.Series([error_kind(p, q) for p, q in zip(part.prompt, part.prediction)], index=part.index, name="kind")
+    shares = 100 * pd.crosstab([part[k] for k in keys], kind, normalize="index").reindex(columns=list(ERROR_KINDS), fill_value=0.0)
+    shares["article or words added"] = shares["article only"] + shares["words added"]
+    shares.columns.name = "kind"
+    order = {cell: i for i, cell in enumerate(cells)}                 # rows in the order of `cells`
+    return shares.stack().rename("value").reset_index().sort_values("cell", key=lambda c: c.map(order), kind="stable", ignore_index=True)
