@@ -38,9 +38,10 @@ __all__ = ['logger', 'TABLE1_ROWS', 'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'PROMPT
            'prompt_texts', 'ZeroShotCLIP', 'encode_text_from_embeddings', 'prompt_length', 'word_token_embedding',
            'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP', 'make_model', 'count_trainable', 'table8', 'standin_clip',
            'score_candidates', 'accuracy', 'adam_implementation', 'train_binding', 'binding_inputs', 'binding_scores',
-           'run_binding', 'accuracy_runs', 'error_type', 'error_shares', 'error_runs', 'candidate_class_scores',
-           'seen_split', 'calibrated_stacking', 'with_standard_errors', 'BindingSetup', 'BindingTable', 'binding_table',
-           'binding_setting', 'calibration_seeds', 'binding_tables', 'plot_accuracy']
+           'run_binding', 'accuracy_runs', 'error_type', 'error_shares', 'error_runs', 'triple_accuracy',
+           'split_triples', 'candidate_class_scores', 'seen_split', 'calibrated_stacking', 'with_standard_errors',
+           'BindingSetup', 'BindingTable', 'binding_table', 'binding_setting', 'calibration_seeds', 'binding_tables',
+           'zero_shot_triples', 'plot_accuracy']
 
 # %% ../nbs/20_binding.ipynb #0ace660c
 TABLE1_ROWS = {"single": "Single-object", "two": "Two-object", "rel": "Relational"}   # Table 1's row per task
@@ -525,6 +526,28 @@ def error_runs(runs: dict, data: BindingTask, split: str = "gen") -> pd.DataFram
     return pd.DataFrame([{"model": MODEL_NAMES.get(k, k), "seed": s, "error": e, "share": v}
                          for (k, s), scores in runs.items() for e, v in error_shares(scores, data, split).items()])
 
+# %% ../nbs/20_binding.ipynb #84e0137b
+def triple_accuracy(scores: torch.Tensor, data: BindingTask) -> pd.DataFrame:
+    "One row per split and true label (a triple, for relations): its samples and the accuracy (%) of `scores` on them."
+    truth = data.candidates[torch.arange(len(data)), data.target]
+    frame = pd.DataFrame({"split": data.splits, "triple": [data.labels[t] for t in truth.tolist()],
+                          "right": (scores.argmax(1) == data.target).numpy()})
+    per = frame.groupby(["split", "triple"]).right.agg(samples="size", accuracy="mean").reset_index()
+    order = {split: i for i, split in enumerate(BINDING_SPLITS)}
+    return per.assign(accuracy=100 * per.accuracy).sort_values("split", key=lambda s: s.map(order), kind="stable", ignore_index=True)
+
+
+def split_triples(per_triple: pd.DataFrame, chance: float = 20.0) -> pd.DataFrame:
+    "Per split and over all splits: triples, samples, accuracy (%), triples below `chance` (count and %), the lowest and highest triple."
+    def summary(part):
+        below = int((part.accuracy < chance).sum())
+        return {"triples": len(part), "samples": int(part.samples.sum()), "accuracy": float(np.average(part.accuracy, weights=part.samples)),
+                f"triples below chance ({chance:g}%)": below, "share of triples below chance (%)": 100 * below / len(part),
+                "lowest triple": part.accuracy.min(), "highest triple": part.accuracy.max()}
+    rows = {split: summary(part) for split, part in per_triple.groupby("split", sort=False)}
+    counts = {"triples": int, "samples": int, f"triples below chance ({chance:g}%)": int}
+    return pd.DataFrame({**rows, "all splits": summary(per_triple)}).T.astype(counts).rename_axis("split")
+
 # %% ../nbs/20_binding.ipynb #1ad45e60
 def candidate_class_scores(scores: torch.Tensor, data: BindingTask, indices) -> tuple[torch.Tensor, torch.Tensor]:
     "`[len(indices), n_labels]` scores with each sample's candidates at their labels (-inf elsewhere), and the candidate mask."
@@ -690,6 +713,13 @@ def binding_tables(task: str, clip, setup: BindingSetup) -> dict[str, BindingTab
             f"the seen-class bias chosen on the other 10% (seen-val: seen pairs) + val (unseen pairs) ({setup.calib_seeds} seeds; "
             f"biases {biases}); seen-val and val: the selection set before and after the bias.", setting)
     return tables
+
+# %% ../nbs/20_binding.ipynb #9791ac78
+def zero_shot_triples(clip, setup: BindingSetup) -> pd.DataFrame:
+    "Zero-shot CLIP's accuracy per split and triple (`triple_accuracy`) on `setup`'s relational world."
+    world = binding_dataset("rel", setup.source, setup.fraction("rel"), setup.world_seed, setup.image_size)
+    data = binding_task(world, setup.shuffle_seed)
+    return triple_accuracy(binding_scores("clip", data, clip, device=setup.device), data)
 
 # %% ../nbs/20_binding.ipynb #1a3da12f
 def plot_accuracy(long: pd.DataFrame, ax=None, title: str = ""):

@@ -276,9 +276,11 @@ def folder_size(path: str | Path) -> int:
 # %% ../nbs/00_core.ipynb #cec43093
 def markdown_table(table, **to_markdown_kwargs) -> str:
     "`table.to_markdown(...)` with every `|` in the index, column names and text cells escaped, so each row keeps its columns."
+    from pandas.api.types import is_numeric_dtype
     escape = lambda v: v.replace("|", "\\|") if isinstance(v, str) else v
     table = table.rename(index=escape, columns=escape)
-    table = table.map(escape)                                 # elementwise: numbers stay numbers
+    for i in range(table.shape[1]):                          # text columns only: numeric ones keep their dtype (and format)
+        if not is_numeric_dtype(table.iloc[:, i]): table.isetitem(i, table.iloc[:, i].map(escape).astype(object))
     return table.to_markdown(**to_markdown_kwargs)
 
 # %% ../nbs/00_core.ipynb #e7c03eeb
