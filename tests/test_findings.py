@@ -151,10 +151,6 @@ def test_seed_files_decide_the_spread(tmp_path):
     assert row["holds?"] == F.HOLDS and "(3 seeds)" in row["ours"]
 
 
-def causes_of(finding) -> tuple:
-    return finding.cause if isinstance(finding.cause, tuple) else (finding.cause,) if finding.cause else ()
-
-
 def term_locatable(term) -> bool:
     "Whether every cell `term` reads is in the committed tables (a FirstOf: one of its lookups)."
     if isinstance(term, F.FirstOf): return any(term_locatable(t) for t in term.terms)
@@ -162,7 +158,7 @@ def term_locatable(term) -> bool:
     return locatable(term) if isinstance(term, F.Cell) else True
 
 
-CAUSES = [(finding.id, k, cause) for finding in F.FINDINGS for k, cause in enumerate(causes_of(finding))]
+CAUSES = [(finding.id, k, cause) for finding in F.FINDINGS for k, cause in enumerate(finding.causes)]
 
 
 @pytest.mark.parametrize("finding_id, k, cause", CAUSES, ids=[f"{i}-{k}" for i, k, _ in CAUSES])

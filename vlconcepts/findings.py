@@ -266,10 +266,14 @@ class Finding:
     paper_ref: tuple = ()        # (lens, table, row, column) in vlconcepts/paper_numbers, where transcribed there
     note: str = ""
 
+    @property
+    def causes(self) -> tuple:
+        "The finding's causes as a tuple (none, one or several)."
+        return self.cause if isinstance(self.cause, tuple) else (self.cause,) if self.cause else ()
+
     def stated_cause(self, folder: Path | None = None) -> str | None:
         "The first of this finding's causes that the tables in `folder` show (`Cause.stated`), or None."
-        causes = self.cause if isinstance(self.cause, tuple) else (self.cause,) if self.cause else ()
-        return next((text for text in (c.stated(folder) for c in causes) if text), None)
+        return next((text for text in (c.stated(folder) for c in self.causes) if text), None)
 
 # %% ../nbs/60_findings.ipynb #406ceb58
 def format_measure(m: Measure | None) -> str:
