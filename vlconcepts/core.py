@@ -275,12 +275,14 @@ def folder_size(path: str | Path) -> int:
 
 # %% ../nbs/00_core.ipynb #cec43093
 def markdown_table(table, **to_markdown_kwargs) -> str:
-    "`table.to_markdown(...)` with every `|` in the index, column names and text cells escaped, so each row keeps its columns."
-    from pandas.api.types import is_numeric_dtype
+    "`table.to_markdown(...)` with every `|` in the index, column names and text cells escaped (each row keeps its columns) and integer columns printed as integers."
+    from pandas.api.types import is_integer_dtype, is_numeric_dtype
     escape = lambda v: v.replace("|", "\\|") if isinstance(v, str) else v
     table = table.rename(index=escape, columns=escape)
-    for i in range(table.shape[1]):                          # text columns only: numeric ones keep their dtype (and format)
-        if not is_numeric_dtype(table.iloc[:, i]): table.isetitem(i, table.iloc[:, i].map(escape).astype(object))
+    for i in range(table.shape[1]):
+        column = table.iloc[:, i]
+        if is_integer_dtype(column): table.isetitem(i, column.astype(object))     # counts print as integers, not with floatfmt
+        elif not is_numeric_dtype(column): table.isetitem(i, column.map(escape).astype(object))
     return table.to_markdown(**to_markdown_kwargs)
 
 # %% ../nbs/00_core.ipynb #e7c03eeb
