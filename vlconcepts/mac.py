@@ -288,6 +288,7 @@ class MacConfig:
     step_lr: int = 0                 # StepLR step in epochs, gamma 0.5 (Troika: 5); 0: constant
     grad_clip: float = 2.0           # gradient-norm clip
     seed: int = 0                    # initialisation and batch order
+    use_patches: bool = True         # Troika and the MM-Encoder read the patch tokens; False: the class token only (an ablation)
 
 # %% ../nbs/50_mac.ipynb #c5585182
 @patch
@@ -389,7 +390,7 @@ def forward(self: PromptCompositionModel, cls: torch.Tensor, patches: torch.Tens
         image = self.adapters[b](cls) if self.adapters is not None else cls
         image = F.normalize(image, dim=-1)
         if self.traction is not None:
-            tokens = torch.cat([cls[:, None], patches], dim=1)
+            tokens = torch.cat([cls[:, None], patches if self.config.use_patches else patches[:, :0]], dim=1)
             text = text[None] + self.traction_weight * self.traction[b](text[None].expand(len(cls), -1, -1), tokens)
             logits[b] = self.logit_scale * torch.einsum("bd,bkd->bk", image, F.normalize(text, dim=-1))
         else: logits[b] = self.logit_scale * image @ F.normalize(text, dim=-1).T
@@ -418,6 +419,7 @@ class MMEncoder(nn.Module):
     def forward(self, cls, patches, pair_attr=None, pair_obj=None) -> dict:
         "Attribute ('a' [b, A]) and object ('o' [b, O]) logits of images with tokens `cls` [b, d], `patches` [b, t, d]."
         text = self.text_features()
+        patches = patches if self.config.use_patches else patches[:, :0]      # the ablation: no image region is read
         sequence = torch.cat([cls[:, None], patches, text[None].expand(len(cls), -1, -1).to(cls.dtype)], dim=1)
         refined = F.normalize(self.encoder(sequence)[:, 0], dim=-1)
         logits = self.logit_scale * refined @ F.normalize(text, dim=-1).T
@@ -547,9 +549,9 @@ def image_tokens(vl_model, dataset: AttributeObjectDataset) -> tuple[torch.Tenso
 # %% ../nbs/50_mac.ipynb #b5eac6df
 def run_method(name: str, vl_model, dataset: AttributeObjectDataset, *, epochs: Optional[int] = None, lr_scale: float = 1.0,
                batch_size: Optional[int] = None, fusion_ffn: Optional[int] = None, seed: int = 0, split: str = "test",
-               show_progress: bool = True) -> dict:
-    "Train (once; cached) the MAC method `name` (scaled as `MacConfig.scaled`) on `dataset`'s training images; score `split` in both worlds."
-    config = replace(mac_config(name).scaled(epochs, lr_scale, batch_size, fusion_ffn), seed=seed)
+               show_progress: bool = True, use_patches: bool = True) -> dict:
+    "Train (once; cached) the MAC method `name` (scaled as `MacConfig.scaled`) on `dataset`'s training images; score `split` in both worlds (`use_patches=False`: the patch-token ablation)."
+    config = replace(mac_config(name).scaled(epochs, lr_scale, batch_size, fusion_ffn), seed=seed, use_patches=use_patches)
     spaces = {world: label_space(dataset, world) for world in ("closed", "open")}
     cls, patches = image_tokens(vl_model, dataset)
     images = dataset.indices(split)
