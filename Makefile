@@ -1,6 +1,7 @@
 # vlconcepts: `make figures` rebuilds every figure and table (tiny profile),
 # `make test` runs the whole test suite, `make lab` opens the chapters in JupyterLab. Each sets up .venv/ first.
 PYTHON ?= python3
+JOBS   ?= 2        # notebooks `make figures` runs at once (each kernel on cores / JOBS torch threads)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -23,7 +24,7 @@ $(STAMP): settings.ini setup.py constraints.txt
 	touch $(STAMP)
 
 figures: install
-	$(BIN)/vlconcepts rebuild --profile tiny
+	$(BIN)/vlconcepts rebuild --profile tiny --jobs $(JOBS)
 
 test: install
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg $(BIN)/python -m pytest

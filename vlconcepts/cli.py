@@ -31,9 +31,9 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 'PAPER_DATASETS', 'PACKAGED_SPECS',
            'experiments_dir', 'experiment_notebooks', 'parameters_cells', 'notebook_parameters',
            'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment',
-           'format_summary', 'rebuild', 'load_registries', 'dataset_status', 'offline_setting', 'spec_status',
-           'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides', 'run_report',
-           'add_report_parser', 'launch', 'build_parser', 'main']
+           'format_summary', 'rebuild', 'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries',
+           'dataset_status', 'offline_setting', 'spec_status', 'experiment_readiness', 'doctor', 'export_world',
+           'train_probes', 'report_overrides', 'run_report', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -186,8 +186,9 @@ def format_summary(results: Sequence[RunResult]) -> str:
 
 def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "auto", notebooks_dir: Optional[Path] = None,
             publish_to: Optional[Path] = None, runs_dir: Optional[Path] = None, fail_fast: bool = False,
-            echo=print) -> list[RunResult]:
-    "Run the experiment notebooks (optionally those matching `only`) for `profile`; returns one `RunResult` each."
+            echo=print, jobs: int = 1) -> list[RunResult]:
+    "Run the experiment notebooks (optionally those matching `only`) for `profile`, `jobs` at a time; one `RunResult` each."
+    if not isinstance(jobs, int) or jobs < 1: raise VLConceptsError(f"jobs must be a positive integer (notebooks at once), got {jobs!r}.")
     folder = Path(notebooks_dir) if notebooks_dir else experiments_dir()
     pick_device(device)          # `--device cuda` without a GPU fails here, once, before any kernel starts
     notebooks = experiment_notebooks(folder, only)
@@ -199,6 +200,7 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
     if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
         echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds; set $VLCONCEPTS_DATA to use another tree)")
+    if jobs > 1: return rebuild_side_by_side(notebooks, profile, device, runs_dir, destination, jobs, fail_fast, echo)
     results = []
     for notebook in notebooks:
         echo(f"[{profile}] running {notebook.name} ...")
@@ -207,6 +209,53 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
         results.append(result)
         if fail_fast and result.status != "ok": break
     return results
+
+# %% ../nbs/90_cli.ipynb #b6cd84d4
+def rebuild_prerequisites(names: Sequence[str]) -> dict[str, list[str]]:
+    "For a side-by-side rebuild: the notebooks (by file name) each of `names` must wait for (the stage rules above)."
+    names = list(names)
+    galleries = [n for n in names if n[:1] == "0" and not n.startswith("05")]
+    lenses = [n for n in names if n[:1] in "123456"]
+    needs = {}
+    for k, name in enumerate(names):
+        stage, earlier = name[:1], names[:k]
+        if stage == "0": needs[name] = [n for n in earlier if n in galleries]
+        elif stage in "123456": needs[name] = galleries + [n for n in earlier if n[:1] == stage]
+        elif stage in "78": needs[name] = galleries + lenses + [n for n in earlier if n[:1] == stage]
+        else: needs[name] = [n for n in names if n != name and (n[:1] != stage or n in earlier)]
+    return needs
+
+# %% ../nbs/90_cli.ipynb #7c1006be
+def _run_with_threads(notebook: Path, profile: str, device: str, runs_dir: Path, publish_to: Path, threads: int) -> RunResult:
+    "`run_experiment` in a worker process whose kernels get `threads` torch threads (the kernel inherits the environment)."
+    os.environ.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
+    return run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=publish_to)
+
+
+def rebuild_side_by_side(notebooks: Sequence[Path], profile: str, device: str, runs_dir: Path, publish_to: Path, jobs: int,
+                         fail_fast: bool = False, echo=print) -> list[RunResult]:
+    "Run `notebooks` up to `jobs` at a time (`rebuild_prerequisites`), each kernel on `cores // jobs` threads; results in reading order."
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from vlconcepts.cli import _run_with_threads as worker    # by module name: a spawned worker must be able to import it
+    by_name = {Path(n).name: Path(n) for n in notebooks}
+    needs, threads = rebuild_prerequisites(list(by_name)), max(1, (os.cpu_count() or 1) // jobs)
+    results, running = {}, {}
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        while True:
+            stop = fail_fast and any(r.status != "ok" for r in results.values())
+            for name, path in by_name.items():
+                if stop or len(running) >= jobs: break
+                if name in results or name in running.values() or not set(needs[name]) <= set(results): continue
+                echo(f"[{profile}] running {name} ({threads} thread{'s' * (threads > 1)}) ...")
+                running[pool.submit(worker, path, profile, device, runs_dir, publish_to, threads)] = name
+            if not running: break
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                result = future.result()
+                results[running.pop(future)] = result
+                echo(f"[{profile}] {result.notebook}: {result.status} in {result.seconds:.1f} s")
+    return [results[name] for name in by_name if name in results]
 
 # %% ../nbs/90_cli.ipynb #64f48499
 def load_registries() -> dict[str, str]:
@@ -476,6 +525,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--notebooks", default=None, type=Path, help="folder of experiment notebooks (default nbs/experiments)")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="run up to N notebooks at once, each kernel on cores // N torch threads (default 1: one at a time)")
     p.add_argument("--list", action="store_true", help="list the notebooks that would run, and exit")
     p = commands.add_parser("doctor", help="print the environment, device, datasets present and models that load offline")
     p.add_argument("--no-models", action="store_true", help="skip loading the offline model specs")
@@ -513,7 +564,7 @@ def _rebuild_command(args) -> int:
         if not notebooks: raise VLConceptsError(f"No experiment notebook in {folder} matches {args.only!r}.")
         for notebook in notebooks: print(notebook.name)
         return 0
-    results = rebuild(args.profile, args.only, args.device, notebooks_dir=folder, fail_fast=args.fail_fast)
+    results = rebuild(args.profile, args.only, args.device, notebooks_dir=folder, fail_fast=args.fail_fast, jobs=args.jobs)
     print(format_summary(results))
     failed = [r.notebook for r in results if r.status != "ok"]
     if failed: print(f"error: {len(failed)} notebook(s) failed: {', '.join(failed)}", file=sys.stderr)
