@@ -221,7 +221,7 @@ def rebuild_prerequisites(names: Sequence[str]) -> dict[str, list[str]]:
         stage, earlier = name[:1], names[:k]
         if stage == "0": needs[name] = [n for n in earlier if n in galleries]
         elif stage in "123456": needs[name] = galleries + [n for n in earlier if n[:1] == stage]
-        elif stage in "78": needs[name] = galleries + lenses + [n for n in earlier if n[:1] == stage]
+        elif stage in "78": needs[name] = galleries + lenses
         else: needs[name] = [n for n in names if n != name and (n[:1] != stage or n in earlier)]
     return needs
 
