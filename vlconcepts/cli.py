@@ -31,9 +31,10 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 'PAPER_DATASETS', 'PACKAGED_SPECS',
            'experiments_dir', 'experiment_notebooks', 'parameters_cells', 'notebook_parameters',
            'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment',
-           'format_summary', 'rebuild', 'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries',
-           'dataset_status', 'offline_setting', 'spec_status', 'experiment_readiness', 'doctor', 'export_world',
-           'train_probes', 'report_overrides', 'run_report', 'add_report_parser', 'launch', 'build_parser', 'main']
+           'format_summary', 'rebuild', 'rebuild_prerequisites', 'run_with_threads', 'rebuild_side_by_side',
+           'load_registries', 'dataset_status', 'offline_setting', 'spec_status', 'experiment_readiness', 'doctor',
+           'export_world', 'train_probes', 'report_overrides', 'run_report', 'add_report_parser', 'launch',
+           'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -226,7 +227,7 @@ def rebuild_prerequisites(names: Sequence[str]) -> dict[str, list[str]]:
     return needs
 
 # %% ../nbs/90_cli.ipynb #7c1006be
-def _run_with_threads(notebook: Path, profile: str, device: str, runs_dir: Path, publish_to: Path, threads: int) -> RunResult:
+def run_with_threads(notebook: Path, profile: str, device: str, runs_dir: Path, publish_to: Path, threads: int) -> RunResult:
     "`run_experiment` in a worker process whose kernels get `threads` torch threads (the kernel inherits the environment)."
     os.environ.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
     return run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=publish_to)
@@ -237,7 +238,7 @@ def rebuild_side_by_side(notebooks: Sequence[Path], profile: str, device: str, r
     "Run `notebooks` up to `jobs` at a time (`rebuild_prerequisites`), each kernel on `cores // jobs` threads; results in reading order."
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from vlconcepts.cli import _run_with_threads as worker    # by module name: a spawned worker must be able to import it
+    from vlconcepts.cli import run_with_threads as worker    # by module name: a spawned worker must be able to import it
     by_name = {Path(n).name: Path(n) for n in notebooks}
     needs, threads = rebuild_prerequisites(list(by_name)), max(1, (os.cpu_count() or 1) // jobs)
     results, running = {}, {}
