@@ -653,7 +653,7 @@ _PATCH_ABLATION = "mac_patch_ablation"
 PAPER_MM_ENCODER_LEAD = 5.05   # Table 2: MM-Encoder 46.80 minus the next best, Troika 41.75 (Top1-P, closed world)
 PATCHES_ADD_LITTLE = Cause(
     "the MM-Encoder's own part is a transformer that relates the image's patch tokens to the primitives; on this backbone "
-    "the patch tokens add less to its closed-world Top1-P than the 5.05 points by which the paper's MM-Encoder leads Troika "
+    f"the patch tokens add less to its closed-world Top1-P than the {PAPER_MM_ENCODER_LEAD} points by which the paper's MM-Encoder leads Troika "
     "(measured: the same runs with the class token only, `MacConfig.use_patches=False`; ToyCLIP gives 4 patch tokens, "
     "ViT-L/14 256). What else keeps it below CLIP, CoOp and Troika is not measured", (_PATCH_ABLATION,),
     support=(Check(Diff(Cell(_PATCH_ABLATION, "closed Top1-P", "MM-Encoder, class and patch tokens"),
