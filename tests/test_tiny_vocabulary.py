@@ -107,13 +107,17 @@ def itm_images():
     return images.float() / 255
 
 
-TOYITM_TIES = {  # measured on the committed toyitm:default (the world mixture, 8,000 steps): match-logit profiles with cosine ≥ 0.99
-    "mit-states pairs": "42 pairs, e.g. 'this is rubber cylinder' ~ 'this is shiny cylinder' 0.997: the object word dominates",
-    "cub attributes": "4 pairs, e.g. '…whose head color is yellow' ~ '…whose wing color is yellow' 0.995",
-    "cub classes": "6 pairs, e.g. '…cyan egg brown headed red winged' ~ '…yellow egg brown headed red winged' 0.999",
-    "mac": "'a photo of rubber object' ~ 'a photo of shiny object' 0.998",
-    "binding": "6 pairs, e.g. 'a photo of cylinder left cube' ~ 'a photo of cylinder left sphere' 0.998",
-    "controlled imcaps": "7 pairs, e.g. '… to the left of …' ~ '… to the right of …' 0.997"}
+TOYITM_TIES = {  # measured on the committed toyitm:default (the world mixture, corrected easy negatives, 8,000 steps): match-logit
+    # profiles with cosine ≥ 0.99. It matches colour and material words near chance (tables/toyitm_hidden_probe.md: its image tokens
+    # carry both), so prompts that differ in those words tie; the release before the easy-negative fix tied fewer (README).
+    "mit-states primitives": "4 pairs, e.g. 'this is rubber' ~ 'this is dark' 0.9997, 'this is rubber' ~ 'this is striped' 0.998",
+    "mit-states pairs": "227 pairs, e.g. 'this is red cylinder' ~ 'this is rubber cylinder' 1.000: the object word dominates",
+    "cub attributes": "13 pairs, e.g. '…whose head color is cyan' ~ '…whose wing color is cyan' 1.000",
+    "cub classes": "13 pairs, e.g. '…large solid gray pillar red headed green winged' ~ '…large dotted purple pillar blue headed "
+                   "green winged' 0.9998",
+    "mac": "8 pairs, e.g. 'a photo of blue object' ~ 'a photo of striped object' 0.996",
+    "binding": "53 pairs, e.g. 'a photo of cylinder behind sphere' ~ 'a photo of cylinder right sphere' 1.000",
+    "controlled imcaps": "84 pairs, e.g. 'a red cylinder before polishing' ~ 'a red cylinder after polishing' 0.9999"}
 
 
 def _toyitm_world(world):

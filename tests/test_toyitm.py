@@ -52,8 +52,9 @@ def default_results():
     return results
 
 
-@pytest.mark.xfail(reason="on the render-version-3 close-ups (framed on the object) toyitm:default reaches 0.65 binary (size 0.94, "
-                          "colour and material near chance); the previous CLEVR-only release, which met this bar on the old framing "
+@pytest.mark.xfail(reason="on the render-version-3 close-ups (framed on the object) toyitm:default reaches 0.65 binary (size 0.93, "
+                          "colour and material near chance, though linear probes read colour from its image tokens: "
+                          "tables/toyitm_hidden_probe.md); the CLEVR-only release, which met this bar on the old framing "
                           "(0.86), reads the same renders at 0.61: see tables/toyitm_accuracy.md", strict=True)
 def test_default_checkpoint_meets_the_bar_on_unseen_close_ups(default_results):
     "Issue 10's bar, ≥ 85% binary match accuracy on fresh single-object scenes, in the close-up view (the attribute worlds' view, CompMap's)."
@@ -62,7 +63,7 @@ def test_default_checkpoint_meets_the_bar_on_unseen_close_ups(default_results):
 
 
 @pytest.mark.xfail(reason="toyitm:default (the world mixture, same-world easy negatives, 8,000 steps) reads fresh close-ups at "
-                          "0.632 (attribute world) and 0.614 (birds) binary: above the previous CLEVR-only release (0.519 / 0.499) and "
+                          "0.641 (attribute world) and 0.602 (birds) binary: above the CLEVR-only release (0.519 / 0.499) and "
                           "below the 0.85 bar; colour and material stay near chance, size is learnt", strict=True)
 @pytest.mark.parametrize("world", ["attributes", "birds"])
 def test_default_checkpoint_meets_the_bar_on_every_worlds_close_ups(default_results, world):
@@ -70,8 +71,8 @@ def test_default_checkpoint_meets_the_bar_on_every_worlds_close_ups(default_resu
     assert default_results[f"world_{world}"] >= 0.85, default_results
 
 
-@pytest.mark.xfail(reason="in the CLEVR view (one object of a few dozen pixels among 4,096) toyitm:default reaches 0.615 binary "
-                          "accuracy (size 0.84, colour, shape and material near chance; the CLEVR-only release reached 0.731): the "
+@pytest.mark.xfail(reason="in the CLEVR view (one object of a few dozen pixels among 4,096) toyitm:default reaches 0.589 binary "
+                          "accuracy (size 0.83, colour, shape and material near chance; the CLEVR-only release reached 0.731): the "
                           "64-px render with 16-px patches and 8,000 CPU steps do not get it to the bar; see "
                           "nbs/experiments/05b_toyitm_training", strict=True)
 def test_default_checkpoint_meets_the_bar_in_the_clevr_view(default_results):
@@ -144,6 +145,6 @@ def test_experiment_tiny_profile_is_the_library_defaults():
     expected.update({f"{world}_world_weight": share for world, share in config.worlds.items()})
     expected.update({f.name: getattr(config, f.name) for f in fields(config)
                      if f.name not in ("model", "caption_kinds", "worlds", "object_counts", "field_probability", "weight_decay",
-                                       "checkpoint_every", "render_version")})   # not exposed by the experiment: the library's hold
+                                       "checkpoint_every", "render_version", "negatives_version")})   # not exposed by the experiment: the library's hold
     assert {name: params.get(name) for name in expected} == expected
     assert params["eval_every"] >= config.checkpoint_every      # the experiment checkpoints every min(50, eval_every) steps

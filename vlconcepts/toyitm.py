@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
+import pandas as pd
 import torch
 
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before transformers)
@@ -21,11 +22,14 @@ from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic
 from .models import ViltITMModel, autocast_dtype, register_backend, tiny_tokenizer
 from .captions import (FIELD_ORDER, RELATION_PHRASES, caption_holds, caption_object, caption_scene, false_caption,
                                  plural)
+from .attribute_object_data import attribute_world_vocab
+from .cub_data import CUB_GROUPS
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
 from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, WorldScene, check_mixture, mixture_captioner,
-                                      mixture_false_captioner, mixture_words, render_mixture_pool)
+                                      mixture_false_captioner, mixture_scenes, mixture_words,
+                                      render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
@@ -33,12 +37,14 @@ from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_r
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'CONTENT_WORDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT',
-           'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
-           'toyitm_processor', 'create_toyitm', 'itm_captions', 'same_world_donors', 'render_itm_pool',
+__all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'CHECKPOINT_FORMAT',
+           'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'NEUTRAL_CAPTION', 'world_words',
+           'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm', 'itm_captions',
+           'same_world_donors', 'object_value_words', 'shown_values', 'surely_false', 'render_itm_pool',
            'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
            'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm',
-           'itm_eval_fn', 'export_release', 'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
+           'itm_eval_fn', 'hidden_states', 'hidden_attribute_probe', 'export_release', 'load_toyitm', 'assets_dir',
+           'default_checkpoint', 'load_toyitm_model']
 
 # %% ../nbs/05b_toyitm.ipynb #b6a05e8b
 MAX_TEXT_TOKENS = 40  # [CLS] + caption word pieces + [SEP], padded per batch
@@ -141,6 +147,36 @@ def same_world_donors(scenes: Sequence[WorldScene], rng: np.random.Generator) ->
         donors[members] = rng.permutation(members)
     return donors
 
+# %% ../nbs/05b_toyitm.ipynb #936062b1
+NEGATIVES_VERSION = 2  # the easy-negative check batches are drawn with (2: object values only, birds' values included)
+
+
+def object_value_words() -> set[str]:
+    "Every word naming what an object of a tiny world shows: attribute and bird values, and the shapes' plurals."
+    vocab, words = attribute_world_vocab(), set()
+    for kind in ("color", "material", "size", "pattern", "state"): words |= {str(v) for v in vocab.values(kind) if v is not None}
+    shapes = {str(v) for v in (*vocab.values("shape"), *CUB_GROUPS["has_shape"])}
+    for values in CUB_GROUPS.values(): words |= set(values)
+    return words | shapes | {plural(s) for s in shapes}
+
+
+def shown_values(ws: WorldScene) -> set[str]:
+    "The object values `ws` shows: every object's attributes and part colours, a bird's values, the shapes' plurals."
+    shown = {str(v) for o in ws.objects for v in (*o.attributes().values(), *o.parts.values()) if v and not isinstance(v, dict)}
+    if "bird" in ws.info: shown |= {str(v) for v in ws.info["bird"].values()}
+    return shown | {plural(str(o.shape)) for o in ws.objects}
+
+
+def surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
+    """Whether `donor`'s `caption` is surely false of `ws`: `caption_holds` between CLEVR scenes; a bird's caption of a scene
+    that is none (or the reverse); else when it names an object value (`object_value_words`) that `ws` does not show."""
+    if ws.world == donor.world == "clevr": return not caption_holds(ws.scene, caption)
+    if (ws.world == "birds") != (donor.world == "birds"): return True
+    return bool({w for w in caption.split() if w in OBJECT_VALUE_WORDS} - shown_values(ws))
+
+
+OBJECT_VALUE_WORDS = object_value_words()
+
 # %% ../nbs/05b_toyitm.ipynb #de42b705
 def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: dict, size: int, worlds: dict = DEFAULT_MIXTURE,
                     device="cpu") -> ScenePool:
@@ -155,19 +191,6 @@ def world_itm_captions(ws: WorldScene, rng: np.random.Generator, caption_kinds: 
     return mixture_captioner(None)(ws, rng), mixture_false_captioner(None)(ws, rng)
 
 
-CONTENT_WORDS = {w for w in mixture_words() | set(world_words())} - {"a", "an", "of", "the", "is", "this", "photo", "and", "object",
-                                                                       "bird", "whose", "color", "to", "on", "in"}
-
-
-def _surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
-    """Whether another scene's caption is surely false of `ws`: checked by `caption_holds` between CLEVR scenes; else when
-    it names a content word (a value, shape, part, relation or verb) that nothing in `ws` shows, or a bird and `ws` is none."""
-    if ws.world == donor.world == "clevr": return not caption_holds(ws.scene, caption)
-    if (ws.world == "birds") != (donor.world == "birds"): return True
-    shown = {str(v) for o in ws.objects for v in (*o.attributes().values(), *o.parts.values(), *o.parts) if v}
-    return bool({w for w in caption.split() if w in CONTENT_WORDS} - shown - {plural(str(o.shape)) for o in ws.objects})
-
-
 def itm_batch(pool: ScenePool, rng: np.random.Generator, batch_size: int, caption_kinds: dict, field_probability: float = 0.5,
               easy_negative_fraction: float = 0.0) -> tuple[torch.Tensor, list[str], torch.Tensor]:
     "`2·batch_size` pairs from `pool`: images in [0, 1], captions and labels (1 true, 0 false); true pairs first."
@@ -178,7 +201,7 @@ def itm_batch(pool: ScenePool, rng: np.random.Generator, batch_size: int, captio
     donors = same_world_donors(scenes, rng)
     for k, scene in enumerate(scenes):
         other = true[donors[k]]
-        if rng.random() < easy_negative_fraction and _surely_false(scene, scenes[donors[k]], other): false[k] = other
+        if rng.random() < easy_negative_fraction and surely_false(scene, scenes[donors[k]], other): false[k] = other
     images = pool.images[torch.as_tensor(index, dtype=torch.long)].float() / 255
     return torch.cat([images, images]), true + false, torch.cat([torch.ones(len(index)), torch.zeros(len(index))])
 
@@ -237,6 +260,7 @@ class ToyITMConfig:
     checkpoint_every: int = 50                             # steps between checkpoints
     seed: int = 0                                          # seeds weights, scenes, captions and patch orders
     render_version: int = RENDER_VERSION                   # the renderer the scenes come from (`scenes.RENDER_VERSION`)
+    negatives_version: int = NEGATIVES_VERSION             # the easy-negative check (`surely_false`, `NEGATIVES_VERSION`)
 
     def __post_init__(self):
         if int(self.schedule_steps) and int(self.schedule_steps) < int(self.steps):
@@ -430,6 +454,42 @@ def itm_eval_fn(config: ToyITMConfig, seed: int | None = None, device="cpu") -> 
             if prefix in ("", "close_up_"): results["close_up" if prefix else "single"] = float(np.mean([results[prefix + a] for a in SINGLE_ATTRIBUTES]))
         return {f"eval_{k}": v for k, v in results.items() if not k.endswith("_pairwise")}
     return eval_fn
+
+# %% ../nbs/05b_toyitm.ipynb #4c6d7615
+NEUTRAL_CAPTION = "a photo of object"  # names no attribute: the probe reads what the image alone puts in the hidden states
+
+
+@torch.no_grad()
+def hidden_states(itm: ViltITMModel, images: torch.Tensor, caption: str = NEUTRAL_CAPTION, order_seed: int = 0) -> list[dict]:
+    "Per layer (0: the embeddings): `{'image tokens': mean of the image tokens, '[CLS]': the first text token}`, `[n, width]` each."
+    itm.module.eval()
+    tokens, pixels = itm.text_inputs([caption] * len(images)), itm.pixel_inputs(images.to(itm.device))
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(order_seed)
+        out = itm.module.vilt(**tokens, **pixels, output_hidden_states=True)
+    n_text = tokens["input_ids"].shape[1]
+    return [{"image tokens": h[:, n_text:].mean(1).float().cpu().numpy(), "[CLS]": h[:, 0].float().cpu().numpy()}
+            for h in out.hidden_states]
+
+
+def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 300, seed: int = 2024,
+                           attributes: Sequence[str] = SINGLE_ATTRIBUTES) -> pd.DataFrame:
+    "Linear-probe test accuracy of each attribute of fresh close-ups from each layer's image tokens and [CLS], beside chance (always the training majority)."
+    from sklearn.linear_model import LogisticRegression
+    size, rows = itm.module.config.image_size, []
+    (train_scenes, train_images), (test_scenes_, test_images) = (test_scenes("close-up", n, seed + k, size) for k, n in ((11, n_train), (12, n_test)))
+    train_states, test_states = hidden_states(itm, train_images), hidden_states(itm, test_images)
+    for attribute in attributes:
+        y_train = [str(getattr(s.objects[0], attribute)) for s in train_scenes]
+        y_test = np.asarray([str(getattr(s.objects[0], attribute)) for s in test_scenes_])
+        majority = max(sorted(set(y_train)), key=y_train.count)
+        chance = float((y_test == majority).mean())                                   # always the training majority
+        for layer, (train, test) in enumerate(zip(train_states, test_states)):
+            for where in train:
+                probe = LogisticRegression(max_iter=2000).fit(train[where], y_train)
+                rows.append({"attribute": attribute, "layer": layer, "hidden state": where,
+                             "probe accuracy": float(probe.score(test[where], y_test)), "chance": chance})
+    return pd.DataFrame(rows)
 
 # %% ../nbs/05b_toyitm.ipynb #afdbeb88
 def export_release(checkpoint: str | Path, folder: str | Path, name: str = "toyitm-default", notes: dict | None = None) -> Path:
