@@ -474,8 +474,10 @@ def hidden_states(itm: ViltITMModel, images: torch.Tensor, caption: str = NEUTRA
 
 def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 300, seed: int = 2024,
                            attributes: Sequence[str] = SINGLE_ATTRIBUTES) -> pd.DataFrame:
-    "Linear-probe test accuracy of each attribute of fresh close-ups from each layer's image tokens and [CLS], beside chance (always the training majority)."
+    "Linear-probe (standardised logistic regression) test accuracy of each attribute of fresh close-ups from each layer's image tokens and [CLS], beside chance (always the training majority)."
     from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
     size, rows = itm.module.config.image_size, []
     (train_scenes, train_images), (test_scenes_, test_images) = (test_scenes("close-up", n, seed + k, size) for k, n in ((11, n_train), (12, n_test)))
     train_states, test_states = hidden_states(itm, train_images), hidden_states(itm, test_images)
@@ -486,7 +488,7 @@ def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 
         chance = float((y_test == majority).mean())                                   # always the training majority
         for layer, (train, test) in enumerate(zip(train_states, test_states)):
             for where in train:
-                probe = LogisticRegression(max_iter=2000).fit(train[where], y_train)
+                probe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(train[where], y_train)
                 rows.append({"attribute": attribute, "layer": layer, "hidden state": where,
                              "probe accuracy": float(probe.score(test[where], y_test)), "chance": chance})
     return pd.DataFrame(rows)
