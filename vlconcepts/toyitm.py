@@ -28,8 +28,7 @@ from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
 from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, WorldScene, check_mixture, mixture_captioner,
-                                      mixture_false_captioner, mixture_scenes, mixture_words,
-                                      render_mixture_pool)
+                                      mixture_false_captioner, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
@@ -474,23 +473,25 @@ def hidden_states(itm: ViltITMModel, images: torch.Tensor, caption: str = NEUTRA
 
 def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 300, seed: int = 2024,
                            attributes: Sequence[str] = SINGLE_ATTRIBUTES) -> pd.DataFrame:
-    "Linear-probe (standardised logistic regression) test accuracy of each attribute of fresh close-ups from each layer's image tokens and [CLS], beside chance (always the training majority)."
+    """Linear-probe test accuracy (standardised logistic regression) of each attribute of fresh close-ups, from each layer's
+    image tokens and [CLS], beside chance (always the training majority)."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     size, rows = itm.module.config.image_size, []
-    (train_scenes, train_images), (test_scenes_, test_images) = (test_scenes("close-up", n, seed + k, size) for k, n in ((11, n_train), (12, n_test)))
-    train_states, test_states = hidden_states(itm, train_images), hidden_states(itm, test_images)
+    train_scenes, train_images = test_scenes("close-up", n_train, seed + 11, size)
+    held_out_scenes, held_out_images = test_scenes("close-up", n_test, seed + 12, size)
+    train_states, held_out_states = hidden_states(itm, train_images), hidden_states(itm, held_out_images)
     for attribute in attributes:
         y_train = [str(getattr(s.objects[0], attribute)) for s in train_scenes]
-        y_test = np.asarray([str(getattr(s.objects[0], attribute)) for s in test_scenes_])
+        y_test = np.asarray([str(getattr(s.objects[0], attribute)) for s in held_out_scenes])
         majority = max(sorted(set(y_train)), key=y_train.count)
         chance = float((y_test == majority).mean())                                   # always the training majority
-        for layer, (train, test) in enumerate(zip(train_states, test_states)):
+        for layer, (train, held_out) in enumerate(zip(train_states, held_out_states)):
             for where in train:
                 probe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(train[where], y_train)
                 rows.append({"attribute": attribute, "layer": layer, "hidden state": where,
-                             "probe accuracy": float(probe.score(test[where], y_test)), "chance": chance})
+                             "probe accuracy": float(probe.score(held_out[where], y_test)), "chance": chance})
     return pd.DataFrame(rows)
 
 # %% ../nbs/05b_toyitm.ipynb #afdbeb88
