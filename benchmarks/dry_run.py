@@ -101,6 +101,7 @@ def main(argv=None) -> int:
     out = Path(args.out) if args.out else output_root(args.profile, repo_root())
     runs = out / "runs"
     rows = []
+    note = f"fraction {settings['fraction']:g} of the release sizes, images at {settings['image_size']} px"
     for notebook in experiment_notebooks(experiments_dir(), args.only):
         sampler = PeakSampler(args.interval)
         sampler.start()
@@ -110,7 +111,7 @@ def main(argv=None) -> int:
                      "peak_rss_gib": round(sampler.peak_rss / 2**30, 2), "peak_gpu_gib": round(sampler.peak_gpu / 2**30, 2)})
         print(f"[{args.profile}] {notebook.stem}: {result.status} in {result.seconds:.0f} s, RSS {rows[-1]['peak_rss_gib']} GiB, "
               f"GPU {rows[-1]['peak_gpu_gib']} GiB" + (f"\n    {result.error}" if result.error else ""), flush=True)
-    note = f"fraction {settings['fraction']:g} of the release sizes, images at {settings['image_size']} px"
+        write_table(rows, out, args.profile, args.device, data, note)   # after every notebook: a run cut short keeps its rows
     print(write_table(rows, out, args.profile, args.device, data, note).read_text())
     return 0 if all(r["status"] == "ok" for r in rows) else 1
 

@@ -4,6 +4,7 @@
 One dry-small rebuild runs in the suite: 06_czsl_curves on a random ViT-B/32 and the dry tree's MIT-States (~25 s).
 The whole dry-small rebuild (every notebook on the papers' architectures) takes about three hours on a 2-core CPU (50 min
 without the ViLT/BLIP-ITM rows of CompMap); it runs only with VLCONCEPTS_TEST_DRY_SMALL=1."""
+import csv
 import json
 import os
 import re
@@ -156,3 +157,20 @@ def test_dry_run_sampler_sees_a_child_process():
     child = subprocess.run([sys.executable, "-c", "import time; x = bytearray(200 * 2**20); time.sleep(1.0)"])
     sampler.stop()
     assert child.returncode == 0 and sampler.peak_rss > 150 * 2**20, sampler.peak_rss
+
+
+def test_paper_gpu_cost_smoke(tmp_path):
+    "benchmarks/paper_gpu_cost.py (run on a lent GPU for issue 19) on its smoke sizes: every part gives rows, none failed, estimates add up."
+    import importlib.util
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("paper_gpu_cost", ROOT / "benchmarks" / "paper_gpu_cost.py")
+    cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cost)
+    assert cost.main(["--device", "cpu", "--smoke", "--only", "probes,binding,mac", "--out", str(tmp_path)]) == 0
+    rows = list(csv.DictReader(open(tmp_path / "tables" / "paper_gpu_cost.csv")))
+    assert {r["notebook"] for r in rows} >= {"41_probes_em", "21_binding_tables", "50_mac_closed_open", "51_mac_branch_ablation"}
+    assert not [r["workload"] for r in rows if "FAILED" in r["workload"] or "OUT OF MEMORY" in r["workload"]]
+    for r in rows:
+        expected = int(r["paper_units"]) * float(r["seconds"]) / int(r["measured_units"]) / 3600
+        assert abs(float(r["est_gpu_h"]) - expected) <= 0.006 + 0.01 * expected, r
+    assert "Smoke sizes, not the papers" in (tmp_path / "tables" / "paper_gpu_cost.md").read_text()

@@ -320,7 +320,8 @@ class CompositionRun:
 
 # %% ../nbs/10_compmap.ipynb #3308bc48
 def _pair_index(pairs) -> tuple[torch.Tensor, torch.Tensor]:
-    pairs = torch.as_tensor(np.asarray(pairs), dtype=torch.long)
+    "Attribute and object columns of `pairs` `[P, 2]`: an array or list, or a tensor on any device (left there)."
+    pairs = pairs.long() if isinstance(pairs, torch.Tensor) else torch.as_tensor(np.asarray(pairs), dtype=torch.long)
     if pairs.ndim != 2 or pairs.shape[1] != 2: raise InputValidationError("pairs must be [P, 2] (attribute index, object index).")
     return pairs[:, 0], pairs[:, 1]
 

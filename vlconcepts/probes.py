@@ -127,7 +127,8 @@ class ProbeConfig:
 
 PAPER_PROBE_CONFIG = ProbeConfig(decoder="t5-large", tokenizer="t5-large", captions="cc3m", n_captions=0,
                                  steps=22_000, batch_size=512, optimizer="adafactor", lr=1e-3,
-                                 warmup=0, max_length=64, checkpoint_every=1000, autoencoder_steps=22_000)
+                                 warmup=0, max_length=64, checkpoint_every=1000, autoencoder_steps=22_000,
+                                 gradient_accumulation_steps=4)  # 512 x 64 tokens at once: >= 69 GiB (probe), >= 115 GiB (autoencoder)
 
 SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, batch_size=32,
                                  d_model=32, d_ff=64, n_layers=1, n_heads=2, checkpoint_every=4, num_beams=2, max_length=16)
@@ -459,6 +460,7 @@ def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: Pr
     if validation is not None and (len(validation) != 2 or len(validation[0]) != len(validation[1]) or not len(validation[1])):
         raise InputValidationError("validation must be (inputs, labels) with the same, non-zero number of rows.")
     accelerator = _accelerator(config, device)
+    model = model.to(accelerator.device)   # accelerate places a model only the first time it prepares one: a model fitted and moved since stays behind
     optimizer, schedule = _optimizer(model, config)
     model, optimizer, schedule = accelerator.prepare(model, optimizer, schedule)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
