@@ -22,7 +22,7 @@ seed, use_patches, model, dataset, split) computed by one notebook is a cache hi
 in order with one cache). Training: 11,101 train images x the config's epochs (40) per training run; scoring: 5,143
 test images per run (both worlds); extraction: 18,217 images once (cached per model weights and images).
 MAC split sizes: the v1 release's 18,217 images split 11,101 / 1,973 / 5,143 (train / val / test) as given in
-/work/shared/specs/probes_mac.md §2.1 (marked UNVERIFIED there; the total is `vlconcepts.dry_worlds.RELEASE_SIZES`);
+`../shared/specs/probes_mac.md` §2.1 (marked UNVERIFIED there; the total is `vlconcepts.dry_worlds.RELEASE_SIZES`);
 the pair counts are that spec's split-file counts. What is not measured: JPEG decoding, the cache's disk I/O, the
 metrics and the bias sweep (CPU), and the host RAM the cached tokens take (18,217 x 257 x 768 float32 = 14 GB).
 
