@@ -18,18 +18,19 @@ from .core import InputValidationError, tables_dir
 from .stats import seed_spread
 
 # %% auto #0
-__all__ = ['HOLDS', 'FAILS', 'INCONCLUSIVE', 'NOT_MEASURED', 'MIN_GAP', 'OWN_STUDY', 'CLIP_ROW', 'FUSION_ROW', 'PRIM', 'FULL',
-           'PARTIAL', 'COMPMAP_FINDINGS', 'CLIP_FT_UNDERFITS', 'CALIBRATION_HAS_NOTHING_TO_FIX',
-           'CALIBRATED_CSP_BELOW_CLIP', 'SPLIT_HOLDS_FEW_TRIPLES', 'BINDING_FINDINGS', 'PURITY_TABLE1_FINDINGS',
-           'PURITY_FIGURE_FINDINGS', 'PURITY_FINDINGS', 'CLIP_ENCODER', 'SBERT_ENCODER', 'PROOF_OF_CONCEPT',
-           'ONE_ATTRIBUTE', 'EM_COLUMN', 'PROBE_FLOOR', 'PLAIN_ONE_OBJECT', 'ONE_OBJECT_SPATIAL', 'CONTENT_WORDS_ONLY',
-           'SPATIAL_WORDS_ADDED', 'PROBE_FINDINGS', 'CIC_MODEL', 'CONTROLLED_IMCAPS_FINDINGS', 'PAPER_MM_ENCODER_LEAD',
-           'PATCHES_ADD_LITTLE', 'MAC_METHODS', 'MAC_FINDINGS', 'STUDY_FINDINGS', 'FINDINGS', 'Measure',
-           'parse_measure', 'label_matches', 'read_result_table', 'Cell', 'seed_values', 'measure', 'Diff', 'Mean',
-           'FirstOf', 'RankCorrelation', 'evaluate_term', 'verdict', 'combine_verdicts', 'Check', 'Cause', 'Finding',
-           'format_measure', 'assess_finding', 'assess_findings', 'summary_line', 'compmap_cell', 'binding_cell',
-           'purity_cell', 'purity_fig2_cell', 'mean_concept_correlation', 'probe_cell', 'probe_em', 'error_share',
-           'cic_image_score', 'zero_score_share', 'mac_cell', 'mac_branch_change', 'mac_drop', 'finding']
+__all__ = ['HOLDS', 'FAILS', 'INCONCLUSIVE', 'NOT_MEASURED', 'MIN_GAP', 'HOST_MARGIN_SHIFT', 'OWN_STUDY', 'CLIP_ROW',
+           'FUSION_ROW', 'PRIM', 'FULL', 'PARTIAL', 'COMPMAP_FINDINGS', 'CLIP_FT_UNDERFITS',
+           'CALIBRATION_HAS_NOTHING_TO_FIX', 'CALIBRATED_CSP_BELOW_CLIP', 'SPLIT_HOLDS_FEW_TRIPLES', 'BINDING_FINDINGS',
+           'PURITY_TABLE1_FINDINGS', 'PURITY_FIGURE_FINDINGS', 'PURITY_FINDINGS', 'CLIP_ENCODER', 'SBERT_ENCODER',
+           'PROOF_OF_CONCEPT', 'ONE_ATTRIBUTE', 'EM_COLUMN', 'PROBE_FLOOR', 'PLAIN_ONE_OBJECT', 'ONE_OBJECT_SPATIAL',
+           'CONTENT_WORDS_ONLY', 'SPATIAL_WORDS_ADDED', 'PROBE_FINDINGS', 'CIC_MODEL', 'CONTROLLED_IMCAPS_FINDINGS',
+           'PAPER_MM_ENCODER_LEAD', 'PATCHES_ADD_LITTLE', 'MAC_METHODS', 'MAC_FINDINGS', 'STUDY_FINDINGS', 'FINDINGS',
+           'Measure', 'parse_measure', 'label_matches', 'read_result_table', 'Cell', 'seed_values', 'measure', 'Diff',
+           'Mean', 'FirstOf', 'RankCorrelation', 'evaluate_term', 'verdict_margin', 'verdict', 'combine_verdicts',
+           'firm_across_hosts', 'Check', 'Cause', 'Finding', 'format_measure', 'assess_finding', 'assess_findings',
+           'summary_line', 'compmap_cell', 'binding_cell', 'purity_cell', 'purity_fig2_cell',
+           'mean_concept_correlation', 'probe_cell', 'probe_em', 'error_share', 'cic_image_score', 'zero_score_share',
+           'mac_cell', 'mac_branch_change', 'mac_drop', 'finding']
 
 # %% ../nbs/60_findings.ipynb #59e26576
 class Measure(NamedTuple):
@@ -203,17 +204,24 @@ HOLDS, FAILS, INCONCLUSIVE, NOT_MEASURED = "holds", "does not hold", "inconclusi
 MIN_GAP = 3.0   # percentage points: the gap a comparison without a seed spread must exceed
 
 
-def verdict(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP) -> str:
-    """Whether `a op b` holds beyond the spread: the gap in the stated direction against `2·sqrt(se_a² + se_b²)`,
-    and at least `min_gap` when a side has no spread; 'not measured' when a side is missing."""
+def verdict_margin(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP) -> float:
+    """The gap of `a op b` in the stated direction over its threshold (`2·sqrt(se_a² + se_b²)`, at least `min_gap` when
+    a side has no spread): above 1 the comparison holds, below −1 it does not; ±inf for a gap against a threshold of 0,
+    NaN when a side is missing."""
     if op not in (">", "<"): raise InputValidationError(f"verdict: op must be '>' or '<', not {op!r}.")
-    if a is None or b is None or math.isnan(a.mean) or math.isnan(b.mean): return NOT_MEASURED
+    if a is None or b is None or math.isnan(a.mean) or math.isnan(b.mean): return math.nan
     gap = a.mean - b.mean if op == ">" else b.mean - a.mean
     threshold = 2 * math.hypot(_se(a), _se(b))
     if not (a.has_spread and b.has_spread): threshold = max(threshold, min_gap)
-    if gap > threshold: return HOLDS
-    if gap < -threshold: return FAILS
-    return INCONCLUSIVE
+    return gap / threshold if threshold > 0 else math.copysign(math.inf, gap) if gap else 0.0
+
+
+def verdict(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP) -> str:
+    """Whether `a op b` holds beyond the spread: the gap in the stated direction against `2·sqrt(se_a² + se_b²)`,
+    and at least `min_gap` when a side has no spread (`verdict_margin` beyond ±1); 'not measured' when a side is missing."""
+    margin = verdict_margin(a, b, op, min_gap)
+    if math.isnan(margin): return NOT_MEASURED
+    return HOLDS if margin > 1 else FAILS if margin < -1 else INCONCLUSIVE
 
 
 def combine_verdicts(verdicts) -> str:
@@ -223,6 +231,16 @@ def combine_verdicts(verdicts) -> str:
     for v in (NOT_MEASURED, FAILS):
         if v in verdicts: return v
     return HOLDS if all(v == HOLDS for v in verdicts) else INCONCLUSIVE
+
+# %% ../nbs/60_findings.ipynb #d3fa60d0
+HOST_MARGIN_SHIFT = 1.5  # the largest cross-host move of a margin within 3 of zero (benchmarks/findings_across_hosts.py, 2026-11-25)
+
+
+def firm_across_hosts(margin: float, shift: float = HOST_MARGIN_SHIFT) -> bool | None:
+    "Whether a verdict of this `verdict_margin` survives a move of `shift` (|margin| at least `shift` from 1); None when not measured."
+    if math.isnan(margin): return None
+    return abs(abs(margin) - 1) >= shift
+
 
 # %% ../nbs/60_findings.ipynb #7305e44a
 @dataclass(frozen=True)
@@ -295,6 +313,8 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
     "One row of the findings page for `finding` judged on the tables in `folder`."
     judged = [(c, *c.judge(folder)) for c in finding.checks]
     result = combine_verdicts(v for _, v, _, _ in judged)
+    margins = [verdict_margin(a, b, c.op, c.min_gap) for c, _, a, b in judged]
+    margin = math.nan if any(math.isnan(m) for m in margins) else min(margins)       # the weakest comparison decides
     ours = "; ".join((f"{c.label}: " if c.label else "") + f"{format_measure(a)} {c.op} {format_measure(b)}" for c, _, a, b in judged)
     sides = [m for _, _, a, b in judged for m in (a, b) if m is not None]
     basis = ("seed spread" if all(m.has_spread for m in sides) else "one run (minimum gap)" if not any(
@@ -308,7 +328,8 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
         why = f"not measured: no {', '.join(missing)} in this profile" if missing else "not measured: a row or column is missing"
     else: why = finding.stated_cause(folder) or "not explained"
     return {"id": finding.id, "lens": finding.lens, "finding": finding.claim, "paper": f"{finding.paper} ({finding.source})",
-            "ours": ours, "holds?": result, "if not: cause": why, "basis": basis, "tables": ", ".join(tables)}
+            "ours": ours, "holds?": result, "if not: cause": why, "basis": basis, "margin": round(margin, 2),
+            "firm across hosts?": {True: "yes", False: "no", None: ""}[firm_across_hosts(margin)], "tables": ", ".join(tables)}
 
 
 def assess_findings(findings=None, folder: Path | None = None) -> pd.DataFrame:

@@ -1,0 +1,45 @@
+"""How far do the findings' margins move from one host to another? Judges every finding of `vlconcepts.findings` on two
+folders of result tables (say, the committed `tables/` and those of a cold `make figures` in a fresh clone on another
+machine) and prints each row's verdict and margin (`findings.verdict_margin`: the gap over its threshold) on both.
+
+    python benchmarks/findings_across_hosts.py OTHER_TABLES [--tables tables] [--near 3]
+
+The summary is what `findings.HOST_MARGIN_SHIFT` is set from: the largest move of a margin that lay within `--near` of
+zero on either side (far from the lines at ±1 a margin scales with its gap, and large moves there change no verdict).
+Measured 2026-11-25: the committed tables (AVX2 host, two torch threads) against a cold rebuild of a2a7bcf on an AMD EPYC
+(AVX-512) host: 1.50 (probes.recovery_not_sufficient 2.38 -> 3.88); 55 of 56 verdicts the same."""
+import argparse
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from vlconcepts.findings import FINDINGS, assess_findings
+
+
+def compare(folder_a: Path, folder_b: Path, near: float = 3.0) -> tuple[pd.DataFrame, dict]:
+    "Per finding: verdict and margin on both folders and the move; with the summary (same verdicts, largest near move)."
+    a, b = (assess_findings(FINDINGS, f)[["holds?", "margin"]] for f in (folder_a, folder_b))
+    rows = a.join(b, lsuffix=" (a)", rsuffix=" (b)")
+    rows["move"] = rows["margin (b)"] - rows["margin (a)"]
+    finite = rows[[math.isfinite(x) for x in rows["move"]]]
+    close = finite[(finite["margin (a)"].abs() < near) | (finite["margin (b)"].abs() < near)]
+    widest = close["move"].abs().idxmax() if len(close) else None
+    return rows, {"rows": len(rows), "same verdict": int((rows["holds? (a)"] == rows["holds? (b)"]).sum()),
+                  f"largest move within {near:g} of zero": round(float(close["move"].abs().max()), 2) if widest else math.nan,
+                  "on": widest}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("other", type=Path, help="the other host's tables folder")
+    parser.add_argument("--tables", type=Path, default=Path("tables"), help="the first folder (default: the committed tables)")
+    parser.add_argument("--near", type=float, default=3.0)
+    args = parser.parse_args(argv)
+    rows, summary = compare(args.tables, args.other, args.near)
+    with pd.option_context("display.width", 200, "display.max_rows", 200, "display.max_columns", 10): print(rows)
+    print(summary)
+
+
+if __name__ == "__main__":
+    main()
