@@ -167,3 +167,51 @@ def test_every_cause_reads_tables_and_cells_the_tiny_profile_writes(finding_id, 
     assert all((TABLES / f"{t}.csv").exists() for t in cause.tables), f"{finding_id}: cause {k} points to missing tables {cause.tables}"
     missing = [side for check in cause.support for side in (check.a, check.b) if not term_locatable(side)]
     assert not missing, f"{finding_id}: cause {k} reads cells the committed tables do not have: {missing}"
+
+
+def test_committed_page_margins_agree_with_verdicts():
+    "Every committed row's margin decides its verdict (beyond +1 holds, beyond -1 does not, else inconclusive) and its firmness."
+    page = pd.read_csv(TABLES / "findings.csv")
+    for _, row in page.iterrows():
+        m = float(row["margin"])
+        expected = F.HOLDS if m > 1 else F.FAILS if m < -1 else F.INCONCLUSIVE
+        assert row["holds?"] == expected, (row["id"], m, row["holds?"])
+        assert (row["firm across hosts?"] == "yes") == (abs(abs(m) - 1) >= F.HOST_MARGIN_SHIFT), (row["id"], m)
+
+
+def _benchmark(name: str):
+    import importlib.util
+    import sys
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_findings_across_hosts_on_two_folders(tmp_path):
+    "benchmarks/findings_across_hosts.py: the committed tables against themselves move nothing; a moved cell shows its move."
+    across = _benchmark("findings_across_hosts")
+    rows, summary = across.compare(TABLES, TABLES)
+    assert summary["same verdict"] == summary["rows"] == len(F.FINDINGS) and (rows["move"].dropna().abs() == 0).all()
+    shutil.copytree(TABLES, tmp_path / "other")
+    table = pd.read_csv(tmp_path / "other" / "binding_table4.csv", dtype=str)
+    table.loc[table["model"].eq("CLIP"), "gen"] = "13.0"                   # frozen CLIP's two-object gen falls below CSP's
+    table.to_csv(tmp_path / "other" / "binding_table4.csv", index=False)
+    rows, summary = across.compare(TABLES, tmp_path / "other")
+    assert rows.loc["binding.two_object_training_does_not_help", "holds? (b)"] != F.HOLDS
+    assert summary["same verdict"] < summary["rows"]
+
+
+def test_toyitm_grammar_diagnostic_smoke(capsys):
+    "benchmarks/toyitm_grammar_diagnostic.py on smoke sizes: every arm trains and is scored on both grammars' colour swaps."
+    diagnostic = _benchmark("toyitm_grammar_diagnostic")
+    diagnostic.main(["--steps", "2", "--pool", "40", "--test", "8", "--seeds", "0", "--threads", "1"])
+    out = capsys.readouterr().out
+    assert all(f"| {arm}" in out for arm in diagnostic.ARMS), out
+    rng = __import__("numpy").random.default_rng(0)
+    from vlconcepts.world_mixture import mixture_scenes
+    ws = mixture_scenes(rng, 1, {"attributes": 1})[0]
+    true, false = diagnostic.own_grammar_pair(ws, rng, "color")
+    assert true != false and len(true.split()) == len(false.split())
+    assert ws.objects[0].color in true.split() and ws.objects[0].color not in false.split()

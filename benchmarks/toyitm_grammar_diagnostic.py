@@ -1,0 +1,134 @@
+"""Why does ToyITM not match colour? Two from-scratch ToyITMs trained on the *same* attribute-world close-ups, differing only
+in the grammar of their training captions, each scored on colour swaps in both grammars.
+
+    python benchmarks/toyitm_grammar_diagnostic.py [--steps 800] [--pool 1024] [--test 200] [--seeds 0 1 2] [--arms ARM ...] [--threads 2]
+
+Every arm: `toyitm.create_toyitm()` (the release's architecture and initialisation; one model per seed), `toyitm.itm_step` (binary
+ITM cross-entropy), AdamW at the release's peak lr 1e-3 with `toyclip.cosine_lr` (30 warm-up steps), 32 scenes per
+step, each with its true caption and one false caption that differs from it in exactly one attribute word. The pool
+is one fixed set of attribute-world close-ups (`world_mixture.render_mixture_pool`, world 'attributes').
+
+- arm 'CLEVR noun phrase': captions `captions.caption_object` ('a large red metal cube'): size, colour, material and
+  shape, one of the four swapped in the false caption;
+- arm "world's own grammar": every attribute word the object shows (size, state, colour, pattern, material, shape) in
+  one of the world's templates ('a photo of large faded red checkered metal cube'), one word swapped;
+- two arms between them: every word in the noun-phrase template 'a …', and the four CLEVR words in the world's templates.
+
+Scored on fresh renders (test seed 2024): CLEVR-vocabulary close-ups with a colour swap in the noun-phrase grammar
+(`toyitm.itm_eval_pairs`, row 'color'), and attribute-world close-ups with a colour swap in the world's grammar. Binary
+accuracy as in `toyitm.pair_accuracies` (sign of the match logit, true and false captions averaged; chance 0.5).
+
+Measured 2026-11-25 on this 2-core CPU (benchmarks/measured/2026-11-25_toyitm_grammar_diagnostic*.txt), CLEVR close-ups,
+mean ± sd over seeds 0-2: 800 steps: noun phrase 0.603 ± 0.136, + pattern/state words 0.535 ± 0.017, world templates
+0.513 ± 0.011, own grammar 0.532 ± 0.025; 3,000 steps (--pool 8192): noun phrase 0.678 ± 0.204 (0.913 / 0.587 / 0.535),
+own grammar 0.679 ± 0.052. The match sets in late and seed by seed; the grammar does not decide it."""
+import argparse
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import load  # noqa: E402
+
+from vlconcepts.captions import caption_object  # noqa: E402
+from vlconcepts.toyclip import cosine_lr, parameter_groups  # noqa: E402
+from vlconcepts.toyitm import (create_toyitm, itm_eval_pairs, itm_step, pair_accuracies, score_eval_pairs,  # noqa: E402
+                               test_scenes)
+from vlconcepts.world_mixture import (ATTRIBUTE_TEMPLATES, FIELD_ORDER, attribute_words, attribute_world_vocab,  # noqa: E402
+                                      render_mixture_pool)
+
+CLEVR_FIELDS = ("color", "shape", "material", "size")
+
+
+def swapped_value(vocab_values, value, rng):
+    "Another value of the same kind (never None or 'plain')."
+    options = [v for v in vocab_values if v not in (None, "plain", value)]
+    return options[rng.integers(len(options))]
+
+
+def noun_phrase_pair(ws, rng, field=None):
+    "(true, false) in the CLEVR noun-phrase grammar; `field` (default: one of the four at random) is swapped."
+    obj = ws.objects[0]
+    field = field or CLEVR_FIELDS[rng.integers(len(CLEVR_FIELDS))]
+    false = replace(obj, **{field: swapped_value(ws.scene.vocab.values(field), getattr(obj, field), rng)})
+    return caption_object(obj), caption_object(false)
+
+
+def own_grammar_pair(ws, rng, field=None, every_word: bool = True, templates=ATTRIBUTE_TEMPLATES):
+    """(true, false) naming the object's attribute words in one of `templates`; `field` (default: one at random) swapped.
+    `every_word`: also its pattern and state words (the world's grammar); else only size, colour, material and shape."""
+    words = {f: w for f, w in attribute_words(ws.objects[0]).items() if every_word or f in CLEVR_FIELDS}
+    field = field or list(words)[rng.integers(len(words))]
+    false = {**words, field: swapped_value(attribute_world_vocab().values(field), words[field], rng)}
+    template = templates[rng.integers(len(templates))]
+    return tuple(template.format(" ".join(c[f] for f in FIELD_ORDER if f in c)) for c in (words, false))
+
+
+ARMS = {"CLEVR noun phrase": noun_phrase_pair,
+        "noun phrase + pattern and state words": lambda ws, rng: own_grammar_pair(ws, rng, templates=("a {}",)),
+        "world templates, the four CLEVR words": lambda ws, rng: own_grammar_pair(ws, rng, every_word=False),
+        "world's own grammar": own_grammar_pair}
+
+
+def train_arm(make_pair, images, scenes, steps: int, seed: int = 0):
+    "A fresh ToyITM trained `steps` steps on `images` with captions from `make_pair`; returns (model, seconds, last loss)."
+    itm = create_toyitm(seed=seed)
+    optimizer = torch.optim.AdamW(parameter_groups(itm.module, 0.01), lr=1e-3, betas=(0.9, 0.98), eps=1e-6)
+    rng, started, losses = np.random.default_rng([seed, 11]), time.perf_counter(), []
+    for t in range(steps):
+        index = rng.choice(len(scenes), size=32, replace=False)
+        pairs = [make_pair(scenes[i], rng) for i in index]
+        for group in optimizer.param_groups: group["lr"] = cosine_lr(t, 1e-3, 30, steps)
+        batch = images[torch.as_tensor(index)]
+        losses.append(itm_step(itm, optimizer, torch.cat([batch, batch]), [p[0] for p in pairs] + [p[1] for p in pairs],
+                               torch.cat([torch.ones(32), torch.zeros(32)]), order_seed=t))
+    return itm, time.perf_counter() - started, float(np.mean(losses[-100:]))
+
+
+def colour_scores(itm, clevr, world) -> dict:
+    "Binary accuracy on colour swaps: CLEVR close-ups in the noun-phrase grammar, attribute close-ups in the world's grammar."
+    (images, pairs), (w_images, w_scenes) = clevr, world
+    rng = np.random.default_rng([2024, 12])
+    w_pairs = [(k, *own_grammar_pair(ws, rng, "color"), "own") for k, ws in enumerate(w_scenes)]
+    return {"CLEVR close-ups, noun phrase": pair_accuracies(*score_eval_pairs(itm, images, pairs), ["color"] * len(pairs))["color"],
+            "attribute close-ups, own grammar": pair_accuracies(*score_eval_pairs(itm, w_images, w_pairs), ["own"] * len(w_pairs))["own"]}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=800)
+    parser.add_argument("--pool", type=int, default=1024)
+    parser.add_argument("--test", type=int, default=200)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS), metavar="ARM", help=f"of {list(ARMS)}")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    print(load())
+    pool, scenes = render_mixture_pool(np.random.default_rng([3, 0]), args.pool, 64, {"attributes": 1})
+    images = pool.float() / 255
+    close_ups, close_up_images = test_scenes("close-up", args.test, 2024, 64)
+    clevr = close_up_images, [p for p in itm_eval_pairs("single", close_ups, 2024) if p[3] == "color"]
+    w_images, w_scenes = render_mixture_pool(np.random.default_rng([2024, 13]), args.test, 64, {"attributes": 1})
+    world = w_images.float() / 255, w_scenes
+    rows = []
+    for arm in args.arms:
+        make_pair = ARMS[arm]
+        for seed in args.seeds:
+            itm, seconds, loss = train_arm(make_pair, images, scenes, args.steps, seed)
+            rows.append({"training captions": arm, "seed": seed, **colour_scores(itm, clevr, world), "train loss (last 100)": loss,
+                         "seconds": seconds})
+            print(rows[-1], flush=True)
+    table = pd.DataFrame(rows).drop(columns="seed").groupby("training captions", sort=False).agg(lambda v: f"{v.mean():.3f} ± {v.std(ddof=1) if len(v) > 1 else 0:.3f}")
+    print(f"\n{args.steps} steps x 32 scenes on {len(scenes)} attribute-world close-ups; colour-swap binary accuracy (chance 0.5), "
+          f"{args.test} fresh scenes each (test seed 2024); mean ± sd over seeds {args.seeds}")
+    print(table.to_markdown())
+
+
+if __name__ == "__main__":
+    main()
