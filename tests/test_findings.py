@@ -173,7 +173,8 @@ def test_committed_page_margins_agree_with_verdicts():
     "Every committed row's margin decides its verdict (beyond +1 holds, beyond -1 does not, else inconclusive) and its firmness."
     page = pd.read_csv(TABLES / "findings.csv")
     for _, row in page.iterrows():
-        m = float(row["margin"])
+        m = float(row["margin"])                                       # printed to 2 decimals: a row on a line is not decided by it
+        if min(abs(abs(m) - 1), abs(abs(abs(m) - 1) - F.HOST_MARGIN_SHIFT)) < 0.01: continue
         expected = F.HOLDS if m > 1 else F.FAILS if m < -1 else F.INCONCLUSIVE
         assert row["holds?"] == expected, (row["id"], m, row["holds?"])
         assert (row["firm across hosts?"] == "yes") == (abs(abs(m) - 1) >= F.HOST_MARGIN_SHIFT), (row["id"], m)
