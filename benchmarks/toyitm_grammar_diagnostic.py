@@ -1,5 +1,5 @@
-"""Why does ToyITM not match colour? Two from-scratch ToyITMs trained on the *same* attribute-world close-ups, differing only
-in the grammar of their training captions, each scored on colour swaps in both grammars.
+"""Why does ToyITM not match colour? From-scratch ToyITMs trained on the same attribute-world close-ups, one per arm and seed.
+The arms differ only in the grammar of their training captions; each model is scored on colour swaps in two grammars.
 
     python benchmarks/toyitm_grammar_diagnostic.py [--steps 800] [--pool 1024] [--test 200] [--seeds 0 1 2] [--arms ARM ...] [--threads 2]
 

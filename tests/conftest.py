@@ -41,3 +41,17 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+
+
+@pytest.fixture
+def benchmark_script():
+    "A loader of `benchmarks/<name>.py` as a module (the scripts are not a package; their folder goes on sys.path for `_common`)."
+    import importlib.util
+    import sys
+    if str(ROOT / "benchmarks") not in sys.path: sys.path.insert(0, str(ROOT / "benchmarks"))
+    def load(name: str):
+        spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    return load

@@ -130,18 +130,9 @@ def test_dry_small_rebuild_every_notebook(tmp_path):
     assert table.count(",ok,") == len(EXPERIMENTS), table
 
 
-def _dry_run_module():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("dry_run", ROOT / "benchmarks" / "dry_run.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_dry_run_table_format(tmp_path):
+def test_dry_run_table_format(tmp_path, benchmark_script):
     "The time/memory table benchmarks/dry_run.py writes: one row per notebook and a total, captioned as a dry run."
-    dry_run = _dry_run_module()
+    dry_run = benchmark_script("dry_run")
     rows = [{"notebook": "00_model_zoo", "status": "ok", "wall_s": 364.2, "peak_rss_gib": 2.77, "peak_gpu_gib": 0.0},
             {"notebook": "21_binding_tables", "status": "failed", "wall_s": 12.0, "peak_rss_gib": 1.5, "peak_gpu_gib": 0.0}]
     md = dry_run.write_table(rows, tmp_path, "dry-small", "cpu", tmp_path / "data", "fraction 0.01").read_text()
@@ -150,8 +141,8 @@ def test_dry_run_table_format(tmp_path):
     assert (tmp_path / "tables" / "dry_run_resources.csv").read_text().splitlines()[0] == "notebook,status,wall_s,peak_rss_gib,peak_gpu_gib"
 
 
-def test_dry_run_sampler_sees_a_child_process():
-    dry_run = _dry_run_module()
+def test_dry_run_sampler_sees_a_child_process(benchmark_script):
+    dry_run = benchmark_script("dry_run")
     sampler = dry_run.PeakSampler(interval=0.05)
     sampler.start()
     child = subprocess.run([sys.executable, "-c", "import time; x = bytearray(200 * 2**20); time.sleep(1.0)"])
@@ -159,13 +150,9 @@ def test_dry_run_sampler_sees_a_child_process():
     assert child.returncode == 0 and sampler.peak_rss > 150 * 2**20, sampler.peak_rss
 
 
-def test_paper_gpu_cost_smoke(tmp_path):
+def test_paper_gpu_cost_smoke(tmp_path, benchmark_script):
     "benchmarks/paper_gpu_cost.py (run on a lent GPU for issue 19) on its smoke sizes: every part gives rows, none failed, estimates add up."
-    import importlib.util
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("paper_gpu_cost", ROOT / "benchmarks" / "paper_gpu_cost.py")
-    cost = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cost)
+    cost = benchmark_script("paper_gpu_cost")
     assert cost.main(["--device", "cpu", "--smoke", "--only", "probes,binding,mac", "--out", str(tmp_path)]) == 0
     rows = list(csv.DictReader(open(tmp_path / "tables" / "paper_gpu_cost.csv")))
     assert {r["notebook"] for r in rows} >= {"41_probes_em", "21_binding_tables", "50_mac_closed_open", "51_mac_branch_ablation"}

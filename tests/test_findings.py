@@ -8,6 +8,7 @@ import math
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -180,19 +181,9 @@ def test_committed_page_margins_agree_with_verdicts():
         assert (row["firm across hosts?"] == "yes") == (abs(abs(m) - 1) >= F.HOST_MARGIN_SHIFT), (row["id"], m)
 
 
-def _benchmark(name: str):
-    import importlib.util
-    import sys
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_findings_across_hosts_on_two_folders(tmp_path):
+def test_findings_across_hosts_on_two_folders(tmp_path, benchmark_script):
     "benchmarks/findings_across_hosts.py: the committed tables against themselves move nothing; a moved cell shows its move."
-    across = _benchmark("findings_across_hosts")
+    across = benchmark_script("findings_across_hosts")
     rows, summary = across.compare(TABLES, TABLES)
     assert summary["same verdict"] == summary["rows"] == len(F.FINDINGS) and (rows["move"].dropna().abs() == 0).all()
     shutil.copytree(TABLES, tmp_path / "other")
@@ -204,14 +195,14 @@ def test_findings_across_hosts_on_two_folders(tmp_path):
     assert summary["same verdict"] < summary["rows"]
 
 
-def test_toyitm_grammar_diagnostic_smoke(capsys):
+def test_toyitm_grammar_diagnostic_smoke(capsys, benchmark_script, one_torch_thread):
     "benchmarks/toyitm_grammar_diagnostic.py on smoke sizes: every arm trains and is scored on both grammars' colour swaps."
-    diagnostic = _benchmark("toyitm_grammar_diagnostic")
+    diagnostic = benchmark_script("toyitm_grammar_diagnostic")
     diagnostic.main(["--steps", "2", "--pool", "40", "--test", "8", "--seeds", "0", "--threads", "1"])
     out = capsys.readouterr().out
     assert all(f"| {arm}" in out for arm in diagnostic.ARMS), out
-    rng = __import__("numpy").random.default_rng(0)
     from vlconcepts.world_mixture import mixture_scenes
+    rng = np.random.default_rng(0)
     ws = mixture_scenes(rng, 1, {"attributes": 1})[0]
     true, false = diagnostic.own_grammar_pair(ws, rng, "color")
     assert true != false and len(true.split()) == len(false.split())
