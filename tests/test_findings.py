@@ -207,3 +207,15 @@ def test_toyitm_grammar_diagnostic_smoke(capsys, benchmark_script, one_torch_thr
     true, false = diagnostic.own_grammar_pair(ws, rng, "color")
     assert true != false and len(true.split()) == len(false.split())
     assert ws.objects[0].color in true.split() and ws.objects[0].color not in false.split()
+
+
+def test_toyitm_false_captions_smoke(capsys, benchmark_script, one_torch_thread, tmp_path):
+    "benchmarks/toyitm_false_captions.py on smoke sizes: both pairings train, their scores are written and the rule is applied."
+    script = benchmark_script("toyitm_false_captions")
+    for pairing in ("edit", "independent"):
+        record = script.main(["train", "--pairing", pairing, "--steps", "2", "--pool-size", "24", "--test-scale", "0.02",
+                              "--out", str(tmp_path / "runs")])
+        assert record["steps"] == 2 and set(record["scores"]) == set(script.ROWS)
+    table = script.main(["report", "--out", str(tmp_path / "runs")])
+    assert sorted(table["pairing"]) == ["edit", "independent"]
+    assert "rule: " in capsys.readouterr().out

@@ -63,11 +63,13 @@ def test_default_checkpoint_meets_the_bar_on_unseen_close_ups(default_results):
 
 
 @pytest.mark.xfail(reason="toyitm:default (the world mixture, same-world easy negatives, 8,000 steps) reads fresh close-ups at "
-                          "0.641 (attribute world) and 0.602 (birds) binary: above the CLEVR-only release (0.519 / 0.499) and "
-                          "below the 0.85 bar; colour and material stay near chance, size is learnt", strict=True)
+                          "0.604 (attribute world) and 0.610 (birds) binary against one-word edits of the true captions; "
+                          "below the 0.85 bar (a seed-1 run of the same settings read 0.656 / 0.629: "
+                          "benchmarks/measured/2026-11-25_toyitm_false_captions.txt); "
+                          "colour and material stay near chance, size is learnt", strict=True)
 @pytest.mark.parametrize("world", ["attributes", "birds"])
 def test_default_checkpoint_meets_the_bar_on_every_worlds_close_ups(default_results, world):
-    "Issue 18's bar: ≥ 85% binary match on fresh close-ups of every world (a true caption vs one value swapped)."
+    "Issue 18's bar: ≥ 85% binary match on fresh close-ups of every world (a true caption vs its one-word edit)."
     assert default_results[f"world_{world}"] >= 0.85, default_results
 
 

@@ -27,8 +27,8 @@ from .cub_data import CUB_GROUPS
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
-from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, WorldScene, check_mixture, mixture_captioner,
-                                      mixture_false_captioner, mixture_words, render_mixture_pool)
+from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene, check_mixture,
+                                      mixture_caption_pair, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
@@ -184,18 +184,19 @@ def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: d
     return ScenePool(*render_mixture_pool(rng, pool_size, size, worlds, object_counts, device=device))
 
 
-def world_itm_captions(ws: WorldScene, rng: np.random.Generator, caption_kinds: dict, field_probability: float = 0.5) -> tuple[str, str]:
-    "A true and a false caption of a pool scene in its world's grammar (CLEVR: `itm_captions`)."
+def world_itm_captions(ws: WorldScene, rng: np.random.Generator, caption_kinds: dict, field_probability: float = 0.5,
+                       false_captions: str = "independent") -> tuple[str, str]:
+    "A true and a false caption of a pool scene in its world's grammar (CLEVR: `itm_captions`; else `mixture_caption_pair`)."
     if ws.world == "clevr": return itm_captions(ws.scene, rng, caption_kinds, field_probability)
-    return mixture_captioner(None)(ws, rng), mixture_false_captioner(None)(ws, rng)
+    return mixture_caption_pair(ws, rng, false_captions)
 
 
 def itm_batch(pool: ScenePool, rng: np.random.Generator, batch_size: int, caption_kinds: dict, field_probability: float = 0.5,
-              easy_negative_fraction: float = 0.0) -> tuple[torch.Tensor, list[str], torch.Tensor]:
+              easy_negative_fraction: float = 0.0, false_captions: str = "independent") -> tuple[torch.Tensor, list[str], torch.Tensor]:
     "`2·batch_size` pairs from `pool`: images in [0, 1], captions and labels (1 true, 0 false); true pairs first."
     index = rng.choice(len(pool), size=min(batch_size, len(pool)), replace=False)
     scenes = [pool.scenes[int(i)] for i in index]
-    pairs = [world_itm_captions(s, rng, caption_kinds, field_probability) for s in scenes]
+    pairs = [world_itm_captions(s, rng, caption_kinds, field_probability, false_captions) for s in scenes]
     true, false = [t for t, _ in pairs], [f for _, f in pairs]
     donors = same_world_donors(scenes, rng)
     for k, scene in enumerate(scenes):
@@ -233,8 +234,7 @@ def itm_step(itm: ViltITMModel, optimizer, images: torch.Tensor, texts: Sequence
     return float(loss.detach())
 
 # %% ../nbs/05b_toyitm.ipynb #f4df4387
-CHECKPOINT_FORMAT = "toyitm-checkpoint"
-RELEASE_FORMAT = "toyitm-release"
+CHECKPOINT_FORMAT, RELEASE_FORMAT = "toyitm-checkpoint", "toyitm-release"
 
 
 @dataclass
@@ -253,6 +253,7 @@ class ToyITMConfig:
     caption_kinds: dict = field(default_factory=lambda: {"single": 0.6, "multi": 0.15, "relational": 0.25})  # P(kind)
     field_probability: float = 0.5                         # P(a caption names size / colour / material)
     easy_negative_fraction: float = 0.5                    # share of false captions taken from another scene of the batch
+    false_captions: str = "independent"                    # close-ups' false captions: drawn on their own, or "edit" (one-word edits)
     worlds: dict = field(default_factory=lambda: dict(DEFAULT_MIXTURE))  # share of pool scenes per tiny world (`world_mixture`)
     eval_every: int = 500                                  # steps between held-out evaluations
     eval_scenes: int = 96                                  # fresh single-object scenes per evaluation
@@ -266,13 +267,13 @@ class ToyITMConfig:
             raise InputValidationError(f"ToyITMConfig.schedule_steps ({self.schedule_steps}) must be 0 (= steps) or at least steps ({self.steps}).")
         for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes"):
             if int(getattr(self, name)) < 1: raise InputValidationError(f"ToyITMConfig.{name} must be positive, got {getattr(self, name)}.")
-        for name in ("object_counts", "caption_kinds"):
-            table = getattr(self, name)
+        for name, table in (("object_counts", self.object_counts), ("caption_kinds", self.caption_kinds)):
             if not table or any(float(w) < 0 for w in table.values()) or sum(float(w) for w in table.values()) <= 0:
                 raise InputValidationError(f"ToyITMConfig.{name} must map choices to non-negative weights with a positive sum, got {table}.")
         unknown = set(self.caption_kinds) - {"single", "multi", "relational"}
         if unknown: raise InputValidationError(f"ToyITMConfig.caption_kinds: unknown kinds {sorted(unknown)}; use single, multi, relational.")
         self.worlds = check_mixture(self.worlds)
+        if self.false_captions not in FALSE_CAPTIONS: raise InputValidationError(f"ToyITMConfig.false_captions={self.false_captions!r}: use one of {FALSE_CAPTIONS}.")
         for name in ("field_probability", "easy_negative_fraction"):
             if not 0 <= float(getattr(self, name)) <= 1: raise InputValidationError(f"ToyITMConfig.{name} must be in [0, 1], got {getattr(self, name)}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
@@ -328,7 +329,7 @@ def train_toyitm(config: ToyITMConfig, run_dir: str | Path, device="auto", resum
         if pool_index != t // config.pool_steps: pool_index = t // config.pool_steps; pool = pool_fn(pool_index)
         rng = np.random.default_rng([config.seed, 1, t])
         images, texts, labels = itm_batch(pool, rng, config.batch_size, config.caption_kinds, config.field_probability,
-                                          config.easy_negative_fraction)
+                                          config.easy_negative_fraction, config.false_captions)
         lr = cosine_lr(t, config.lr, config.warmup_steps, config.schedule_steps or config.steps)
         for group in optimizer.param_groups: group["lr"] = lr
         loss = itm_step(itm, optimizer, images.to(device), texts, labels, scaler, order_seed=config.seed * 1_000_003 + t)
@@ -409,10 +410,10 @@ CLOSE_UP_WORLDS = ("attributes", "birds")  # the mixture's close-up worlds (MIT-
 
 
 def world_eval_pairs(world: str, n: int, seed: int, size: int, device="cpu") -> tuple[torch.Tensor, list[tuple[int, str, str, str]]]:
-    "Renders of `n` fresh close-ups of `world` and one `(index, true, false, 'world_<world>')` pair each, in the world's grammar."
+    "Renders of `n` fresh close-ups of `world` and one `(index, true, false, 'world_<world>')` pair each: a caption and its one-word edit."
     rng = np.random.default_rng([int(seed), 7, CLOSE_UP_WORLDS.index(world)])
     images, scenes = render_mixture_pool(rng, n, size, {world: 1}, device=device)
-    pairs = [(k, *world_itm_captions(ws, rng, {"single": 1}), f"world_{world}") for k, ws in enumerate(scenes)]
+    pairs = [(k, *world_itm_captions(ws, rng, {"single": 1}, false_captions="edit"), f"world_{world}") for k, ws in enumerate(scenes)]
     return images.float() / 255, pairs
 
 

@@ -22,9 +22,11 @@ from .caption_data import IMCAPS_TYPES, make_imcaps_pair
 
 # %% auto #0
 __all__ = ['WORLDS', 'DEFAULT_MIXTURE', 'BIRD_GROUP_WORDS', 'ATTRIBUTE_TEMPLATES', 'BIRD_ATTRIBUTE_TEMPLATE',
-           'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'WorldScene', 'check_mixture', 'bird_world_vocab', 'close_up',
-           'sample_world_scene', 'attribute_words', 'attribute_caption', 'bird_caption', 'mixture_captioner',
-           'mixture_false_captioner', 'mixture_scenes', 'render_mixture_pool', 'mixture_words']
+           'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'FALSE_CAPTIONS', 'WorldScene', 'check_mixture',
+           'bird_world_vocab', 'close_up', 'sample_world_scene', 'attribute_words', 'named_attribute_words',
+           'swap_one_word', 'attribute_form', 'attribute_caption', 'bird_class_words', 'bird_caption',
+           'mixture_captioner', 'mixture_false_captioner', 'attribute_caption_pair', 'bird_caption_pair',
+           'mixture_caption_pair', 'mixture_scenes', 'render_mixture_pool', 'mixture_words']
 
 # %% ../nbs/04g_world_mixture.ipynb #f455253e
 WORLDS = ("clevr", "attributes", "birds", "imcaps")
@@ -106,21 +108,43 @@ def attribute_words(obj) -> dict[str, str]:
     return words
 
 
-def attribute_caption(ws: WorldScene, rng: np.random.Generator, swap: bool = False) -> str:
-    "A caption of an attribute close-up (`swap=True`: one named word replaced by another value of its kind: false)."
+def named_attribute_words(ws: WorldScene, rng: np.random.Generator) -> dict[str, str]:
+    "The words a caption of the close-up `ws` names: its shape with probability 0.7, each attribute with ½ (at least one)."
     words = attribute_words(ws.objects[0])
     named = [f for f in words if (rng.random() < 0.7 if f == "shape" else rng.random() < 0.5)]
     if not named: named = [list(words)[rng.integers(len(words))]]
-    chosen = {f: words[f] for f in named}
-    if swap:
-        f = named[rng.integers(len(named))]
-        others = [v for v in attribute_world_vocab().values(f) if v not in (None, "plain", chosen[f])]
-        chosen[f] = others[rng.integers(len(others))]
+    return {f: words[f] for f in named}
+
+
+def swap_one_word(chosen: dict[str, str], rng: np.random.Generator) -> dict[str, str]:
+    "`chosen` with one of its words replaced by another value of its kind in the attribute world (so the caption is false)."
+    f = list(chosen)[rng.integers(len(chosen))]
+    others = [v for v in attribute_world_vocab().values(f) if v not in (None, "plain", chosen[f])]
+    return {**chosen, f: others[rng.integers(len(others))]}
+
+
+def attribute_form(chosen: dict[str, str], rng: np.random.Generator) -> Callable[[dict], str]:
+    "Draws a template (and whether an attribute without its shape gets `object`) and returns `words -> caption`."
     template = ATTRIBUTE_TEMPLATES[rng.integers(len(ATTRIBUTE_TEMPLATES))]
     noun = " object" if "shape" not in chosen and rng.random() < 0.5 else ""   # 'a photo of dark object': MAC's attribute prompt
-    return template.format(" ".join(chosen[f] for f in FIELD_ORDER if f in chosen) + noun)
+    return lambda words: template.format(" ".join(words[f] for f in FIELD_ORDER if f in words) + noun)
+
+
+def attribute_caption(ws: WorldScene, rng: np.random.Generator, swap: bool = False) -> str:
+    "A caption of an attribute close-up (`swap=True`: one named word replaced by another value of its kind: false)."
+    chosen = named_attribute_words(ws, rng)
+    if swap: chosen = swap_one_word(chosen, rng)
+    return attribute_form(chosen, rng)(chosen)
+
 
 # %% ../nbs/04g_world_mixture.ipynb #bb30f039
+def bird_class_words(bird: dict) -> dict[str, str]:
+    "group -> the words the CUB class prompt uses for it (`blue headed`, `red winged`, the rest as they are)."
+    return {"has_size": bird["has_size"], "has_pattern": bird["has_pattern"], "has_primary_color": bird["has_primary_color"],
+            "has_shape": bird["has_shape"], "has_head_color": f"{bird['has_head_color']} headed",
+            "has_wing_color": f"{bird['has_wing_color']} winged"}
+
+
 def bird_caption(ws: WorldScene, rng: np.random.Generator, swap: bool = False) -> str:
     "A caption of a bird in CUB's prompt forms (`swap=True`: one value replaced by another of its group: false)."
     bird = dict(ws.info["bird"])
@@ -133,11 +157,10 @@ def bird_caption(ws: WorldScene, rng: np.random.Generator, swap: bool = False) -
     if rng.random() < 0.5:
         g = named[0] if named else groups[rng.integers(len(groups))]
         return BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[g], bird[g])
-    words = {"has_size": bird["has_size"], "has_pattern": bird["has_pattern"], "has_primary_color": bird["has_primary_color"],
-             "has_shape": bird["has_shape"], "has_head_color": f"{bird['has_head_color']} headed",
-             "has_wing_color": f"{bird['has_wing_color']} winged"}
+    words = bird_class_words(bird)
     keep = [g for g in words if rng.random() < 0.6 or (named and g in named)] or [list(words)[rng.integers(len(words))]]
     return BIRD_CLASS_TEMPLATE.format(" ".join(words[g] for g in keep))
+
 
 # %% ../nbs/04g_world_mixture.ipynb #b03e7a57
 def mixture_captioner(clevr_captioner: Callable) -> Callable:
@@ -158,6 +181,43 @@ def mixture_false_captioner(clevr_false_captioner: Callable) -> Callable:
         if ws.world == "birds": return bird_caption(ws, rng, swap=True)
         return ws.info["false"]
     return captioner
+
+# %% ../nbs/04g_world_mixture.ipynb #c2f1d8b3
+def attribute_caption_pair(ws: WorldScene, rng: np.random.Generator) -> tuple[str, str]:
+    "A true caption of an attribute close-up (`attribute_caption`'s draws) and its one-word edit, which is false."
+    chosen = named_attribute_words(ws, rng)
+    form = attribute_form(chosen, rng)
+    return form(chosen), form(swap_one_word(chosen, rng))
+
+
+def bird_caption_pair(ws: WorldScene, rng: np.random.Generator) -> tuple[str, str]:
+    "A true bird caption (`bird_caption`'s draws) and its one-word edit: one named group's value replaced, so false."
+    bird, groups = dict(ws.info["bird"]), list(CUB_GROUPS)
+    if rng.random() < 0.5:
+        named = [groups[rng.integers(len(groups))]]
+        form = lambda b: BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[named[0]], b[named[0]])
+    else:
+        words = bird_class_words(bird)
+        named = [g for g in words if rng.random() < 0.6] or [list(words)[rng.integers(len(words))]]
+        form = lambda b: BIRD_CLASS_TEMPLATE.format(" ".join(bird_class_words(b)[g] for g in named))
+    g = named[rng.integers(len(named))]
+    others = [v for v in CUB_GROUPS[g] if v != bird[g]]
+    return form(bird), form({**bird, g: others[rng.integers(len(others))]})
+
+
+# %% ../nbs/04g_world_mixture.ipynb #f5c3a7e8
+FALSE_CAPTIONS = ("edit", "independent")  # how a false caption is paired with the true one (`mixture_caption_pair`)
+
+
+def mixture_caption_pair(ws: WorldScene, rng: np.random.Generator, false_captions: str) -> tuple[str, str]:
+    "A (true, false) caption pair of a non-CLEVR world scene: `edit` a one-word edit; `independent` drawn on its own."
+    if false_captions not in FALSE_CAPTIONS:
+        raise InputValidationError(f"false_captions={false_captions!r}: use one of {FALSE_CAPTIONS}.")
+    if ws.world == "clevr": raise InputValidationError("CLEVR caption pairs come from the model's own captioner (e.g. `toyitm.itm_captions`).")
+    if ws.world == "imcaps": return ws.info["caption"], ws.info["false"]      # ControlledImCaps pairs are minimal already
+    if false_captions == "independent": return mixture_captioner(None)(ws, rng), mixture_false_captioner(None)(ws, rng)
+    return (attribute_caption_pair if ws.world == "attributes" else bird_caption_pair)(ws, rng)
+
 
 # %% ../nbs/04g_world_mixture.ipynb #a67dac6d
 def mixture_scenes(rng: np.random.Generator, n: int, mixture: dict = DEFAULT_MIXTURE,
