@@ -1,9 +1,9 @@
 # vlconcepts: `make figures` rebuilds every figure and table (tiny profile),
 # `make test` runs the whole test suite, `make lab` opens the chapters in JupyterLab. Each sets up .venv/ first.
 PYTHON ?= python3
-# notebooks `make figures` runs at once, each kernel on cores / JOBS torch threads. 1 (default) reproduces the committed
-# tables bit for bit on a 2-core machine; 2 takes 45 min there instead of 78, and the trained numbers move (README).
-JOBS   ?= 1
+# notebooks `make figures` runs at once (empty: as many as the cores hold, at most 4). Every tiny kernel runs on one
+# torch thread whatever JOBS is, so JOBS changes the wall time, never a number (vlconcepts.cli.PROFILE_THREADS).
+JOBS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -26,7 +26,7 @@ $(STAMP): settings.ini setup.py constraints.txt
 	touch $(STAMP)
 
 figures: install
-	$(BIN)/vlconcepts rebuild --profile tiny --jobs $(JOBS)
+	$(BIN)/vlconcepts rebuild --profile tiny $(if $(JOBS),--jobs $(JOBS))
 
 test: install
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg $(BIN)/python -m pytest

@@ -28,13 +28,13 @@ from .dry_worlds import DRY_PROFILES, use_dry_data
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'OFFLINE_SPECS', 'PAPER_SPECS', 'PAPER_DATASETS', 'PACKAGED_SPECS',
-           'experiments_dir', 'experiment_notebooks', 'parameters_cells', 'notebook_parameters',
-           'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment',
-           'format_summary', 'rebuild', 'rebuild_prerequisites', 'run_with_threads', 'rebuild_side_by_side',
-           'load_registries', 'dataset_status', 'offline_setting', 'spec_status', 'experiment_readiness', 'doctor',
-           'export_world', 'train_probes', 'report_overrides', 'run_report', 'add_report_parser', 'launch',
-           'build_parser', 'main']
+__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
+           'PAPER_DATASETS', 'PACKAGED_SPECS', 'experiments_dir', 'experiment_notebooks', 'parameters_cells',
+           'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult',
+           'run_experiment', 'kernel_threads', 'default_jobs', 'format_summary', 'rebuild', 'rebuild_prerequisites',
+           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'offline_setting', 'spec_status',
+           'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides', 'run_report',
+           'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -142,9 +142,10 @@ def _publish(staging: Path, destination: Path) -> list[Path]:
 
 # %% ../nbs/90_cli.ipynb #9861c4ab
 def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", runs_dir: Optional[Path] = None,
-                   publish_to: Optional[Path] = None, timeout: Optional[int] = None) -> RunResult:
+                   publish_to: Optional[Path] = None, timeout: Optional[int] = None, threads: Optional[int] = None) -> RunResult:
     """Execute `notebook` with papermill for `profile`; on success publish its figures/tables into `publish_to`
-    (default `core.output_root(profile)`: the checkout for tiny, `results/<profile>/` for any other profile)."""
+    (default `core.output_root(profile)`: the checkout for tiny, `results/<profile>/` for any other profile).
+    `threads`: the kernel's torch threads (`OMP_NUM_THREADS`; default: the kernel's own choice)."""
     import papermill
     notebook = Path(notebook).resolve()
     root = repo_root(notebook.parent) or Path.cwd()
@@ -154,8 +155,10 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
     executed = runs_dir / notebook.name
     start = time.time()
     staging = Path(tempfile.mkdtemp(prefix=f"{notebook.stem}.", dir=runs_dir))
-    previous = {k: os.environ.get(k) for k in ("VLCONCEPTS_OUTPUT", "VLCONCEPTS_PROFILE")}
-    os.environ.update(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # the kernel inherits both: outputs say their profile
+    environment = dict(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # the kernel inherits these: outputs say their profile
+    if threads: environment.update(OMP_NUM_THREADS=str(int(threads)), MKL_NUM_THREADS=str(int(threads)))
+    previous = {k: os.environ.get(k) for k in environment}
+    os.environ.update(environment)
     try:
         parameters = run_parameters(notebook, profile, device)
         papermill.execute_notebook(str(notebook), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
@@ -171,6 +174,22 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
             if value is None: os.environ.pop(key, None)
             else: os.environ[key] = value
         shutil.rmtree(staging, ignore_errors=True)
+
+# %% ../nbs/90_cli.ipynb #d8b2f3a4
+PROFILE_THREADS = {"tiny": 1, "smoke": 1}  # torch threads per kernel that define a CPU profile's numbers, on any machine
+MAX_DEFAULT_JOBS = 4                        # notebooks at once by default (each kernel holds ~0.5-1 GB)
+
+
+def kernel_threads(profile: str, jobs: int = 1) -> int:
+    "Torch threads each kernel of `profile` gets: the profile's own count (`PROFILE_THREADS`), else `cores // jobs`."
+    return PROFILE_THREADS.get(profile) or max(1, (os.cpu_count() or 1) // jobs)
+
+
+def default_jobs(profile: str) -> int:
+    "Notebooks `vlconcepts rebuild` runs at once when `--jobs` is not given: as many as the cores hold at the profile's threads."
+    if profile not in PROFILE_THREADS: return 1
+    return max(1, min(MAX_DEFAULT_JOBS, (os.cpu_count() or 1) // PROFILE_THREADS[profile]))
+
 
 # %% ../nbs/90_cli.ipynb #8ae0f82a
 def format_summary(results: Sequence[RunResult]) -> str:
@@ -188,7 +207,8 @@ def format_summary(results: Sequence[RunResult]) -> str:
 def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "auto", notebooks_dir: Optional[Path] = None,
             publish_to: Optional[Path] = None, runs_dir: Optional[Path] = None, fail_fast: bool = False,
             echo=print, jobs: int = 1) -> list[RunResult]:
-    "Run the experiment notebooks (optionally those matching `only`) for `profile`, `jobs` at a time; one `RunResult` each."
+    """Run the experiment notebooks (optionally those matching `only`) for `profile`, `jobs` at a time, each kernel on
+    `kernel_threads(profile, jobs)` torch threads; one `RunResult` each."""
     if not isinstance(jobs, int) or jobs < 1: raise VLConceptsError(f"jobs must be a positive integer (notebooks at once), got {jobs!r}.")
     folder = Path(notebooks_dir) if notebooks_dir else experiments_dir()
     pick_device(device)          # `--device cuda` without a GPU fails here, once, before any kernel starts
@@ -201,11 +221,12 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
     if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
         echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds; set $VLCONCEPTS_DATA to use another tree)")
+    threads = kernel_threads(profile, jobs)
     if jobs > 1: return rebuild_side_by_side(notebooks, profile, device, runs_dir, destination, jobs, fail_fast, echo)
     results = []
     for notebook in notebooks:
-        echo(f"[{profile}] running {notebook.name} ...")
-        result = run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=destination)
+        echo(f"[{profile}] running {notebook.name} ({threads} thread{'s' * (threads > 1)}) ...")
+        result = run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=destination, threads=threads)
         echo(f"[{profile}] {result.notebook}: {result.status} in {result.seconds:.1f} s")
         results.append(result)
         if fail_fast and result.status != "ok": break
@@ -227,20 +248,14 @@ def rebuild_prerequisites(names: Sequence[str]) -> dict[str, list[str]]:
     return needs
 
 # %% ../nbs/90_cli.ipynb #7c1006be
-def run_with_threads(notebook: Path, profile: str, device: str, runs_dir: Path, publish_to: Path, threads: int) -> RunResult:
-    "`run_experiment` in a worker process whose kernels get `threads` torch threads (the kernel inherits the environment)."
-    os.environ.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
-    return run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=publish_to)
-
-
 def rebuild_side_by_side(notebooks: Sequence[Path], profile: str, device: str, runs_dir: Path, publish_to: Path, jobs: int,
                          fail_fast: bool = False, echo=print) -> list[RunResult]:
-    "Run `notebooks` up to `jobs` at a time (`rebuild_prerequisites`), each kernel on `cores // jobs` threads; results in reading order."
+    "Run `notebooks` up to `jobs` at a time (`rebuild_prerequisites`), each kernel on `kernel_threads` threads; results in reading order."
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from vlconcepts.cli import run_with_threads as worker    # by module name: a spawned worker must be able to import it
+    from vlconcepts.cli import run_experiment as worker      # by module name: a spawned worker must be able to import it
     by_name = {Path(n).name: Path(n) for n in notebooks}
-    needs, threads = rebuild_prerequisites(list(by_name)), max(1, (os.cpu_count() or 1) // jobs)
+    needs, threads = rebuild_prerequisites(list(by_name)), kernel_threads(profile, jobs)
     results, running = {}, {}
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         while True:
@@ -249,7 +264,7 @@ def rebuild_side_by_side(notebooks: Sequence[Path], profile: str, device: str, r
                 if stop or len(running) >= jobs: break
                 if name in results or name in running.values() or not set(needs[name]) <= set(results): continue
                 echo(f"[{profile}] running {name} ({threads} thread{'s' * (threads > 1)}) ...")
-                running[pool.submit(worker, path, profile, device, runs_dir, publish_to, threads)] = name
+                running[pool.submit(worker, path, profile, device, runs_dir=runs_dir, publish_to=publish_to, threads=threads)] = name
             if not running: break
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -526,8 +541,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--notebooks", default=None, type=Path, help="folder of experiment notebooks (default nbs/experiments)")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="run up to N notebooks at once, each kernel on cores // N torch threads (default 1: one at a time)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="run up to N notebooks at once (default: tiny and smoke as many as the cores hold, at most 4, since each "
+                        "kernel runs on one torch thread; other profiles one at a time on all cores)")
     p.add_argument("--list", action="store_true", help="list the notebooks that would run, and exit")
     p = commands.add_parser("doctor", help="print the environment, device, datasets present and models that load offline")
     p.add_argument("--no-models", action="store_true", help="skip loading the offline model specs")
@@ -565,7 +581,8 @@ def _rebuild_command(args) -> int:
         if not notebooks: raise VLConceptsError(f"No experiment notebook in {folder} matches {args.only!r}.")
         for notebook in notebooks: print(notebook.name)
         return 0
-    results = rebuild(args.profile, args.only, args.device, notebooks_dir=folder, fail_fast=args.fail_fast, jobs=args.jobs)
+    jobs = default_jobs(args.profile) if args.jobs is None else args.jobs
+    results = rebuild(args.profile, args.only, args.device, notebooks_dir=folder, fail_fast=args.fail_fast, jobs=jobs)
     print(format_summary(results))
     failed = [r.notebook for r in results if r.status != "ok"]
     if failed: print(f"error: {len(failed)} notebook(s) failed: {', '.join(failed)}", file=sys.stderr)
