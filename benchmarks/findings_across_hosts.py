@@ -7,7 +7,10 @@ machine) and prints each row's verdict and margin (`findings.verdict_margin`: th
 The summary is what `findings.HOST_MARGIN_SHIFT` is set from: the largest move of a margin that lay within `--near` of
 zero on either side (far from the lines at ±1 a margin scales with its gap, and large moves there change no verdict).
 Measured 2026-11-25: the committed tables (AVX2 host, two torch threads) against a cold rebuild of a2a7bcf on an AMD EPYC
-(AVX-512) host: 1.50 (probes.recovery_not_sufficient 2.38 -> 3.88); 55 of 56 verdicts the same."""
+(AVX-512) host: 1.50 (probes.recovery_not_sufficient 2.38 -> 3.88); 55 of 56 verdicts the same. Then the same committed
+tables against a cold rebuild of 9fc0203 on the AVX-512 host with one torch thread per kernel (the rebuild's rule since):
+1.88 (probes.negation_hard -2.73 -> -0.85, does not hold -> inconclusive), 53 of 56 the same; one of the three,
+probes.word_order_hard (31.6 -> 0.93), rested on a cell of one prompt and is now inconclusive by `findings.MIN_ITEMS`."""
 import argparse
 import math
 from pathlib import Path

@@ -18,28 +18,30 @@ from .core import InputValidationError, tables_dir
 from .stats import seed_spread
 
 # %% auto #0
-__all__ = ['HOLDS', 'FAILS', 'INCONCLUSIVE', 'NOT_MEASURED', 'MIN_GAP', 'HOST_MARGIN_SHIFT', 'OWN_STUDY', 'CLIP_ROW',
+__all__ = ['HOLDS', 'FAILS', 'INCONCLUSIVE', 'NOT_MEASURED', 'MIN_GAP', 'MIN_ITEMS', 'HOST_MARGIN_SHIFT', 'OWN_STUDY', 'CLIP_ROW',
            'FUSION_ROW', 'PRIM', 'FULL', 'PARTIAL', 'COMPMAP_FINDINGS', 'CLIP_FT_UNDERFITS',
            'CALIBRATION_HAS_NOTHING_TO_FIX', 'CALIBRATED_CSP_BELOW_CLIP', 'SPLIT_HOLDS_FEW_TRIPLES', 'BINDING_FINDINGS',
            'PURITY_TABLE1_FINDINGS', 'PURITY_FIGURE_FINDINGS', 'PURITY_FINDINGS', 'CLIP_ENCODER', 'SBERT_ENCODER',
            'PROOF_OF_CONCEPT', 'ONE_ATTRIBUTE', 'EM_COLUMN', 'PROBE_FLOOR', 'PLAIN_ONE_OBJECT', 'ONE_OBJECT_SPATIAL',
            'CONTENT_WORDS_ONLY', 'SPATIAL_WORDS_ADDED', 'PROBE_FINDINGS', 'CIC_MODEL', 'CONTROLLED_IMCAPS_FINDINGS',
            'PAPER_MM_ENCODER_LEAD', 'PATCHES_ADD_LITTLE', 'MAC_METHODS', 'MAC_FINDINGS', 'STUDY_FINDINGS', 'FINDINGS',
-           'Measure', 'parse_measure', 'label_matches', 'read_result_table', 'Cell', 'seed_values', 'measure', 'Diff',
-           'Mean', 'FirstOf', 'RankCorrelation', 'evaluate_term', 'verdict_margin', 'verdict', 'combine_verdicts',
-           'firm_across_hosts', 'Check', 'Cause', 'Finding', 'format_measure', 'assess_finding', 'assess_findings',
-           'summary_line', 'compmap_cell', 'binding_cell', 'purity_cell', 'purity_fig2_cell',
-           'mean_concept_correlation', 'probe_cell', 'probe_em', 'error_share', 'cic_image_score', 'zero_score_share',
-           'mac_cell', 'mac_branch_change', 'mac_drop', 'finding']
+           'Measure', 'parse_measure', 'label_matches', 'read_result_table', 'Cell', 'seed_rows', 'seed_values',
+           'seed_items', 'measure', 'Diff', 'Mean', 'FirstOf', 'RankCorrelation', 'evaluate_term', 'verdict_margin',
+           'verdict', 'combine_verdicts', 'firm_across_hosts', 'Check', 'Cause', 'Finding', 'format_measure',
+           'assess_finding', 'assess_findings', 'summary_line', 'compmap_cell', 'binding_cell', 'purity_cell',
+           'purity_fig2_cell', 'mean_concept_correlation', 'probe_cell', 'probe_em', 'error_share', 'cic_image_score',
+           'zero_score_share', 'mac_cell', 'mac_branch_change', 'mac_drop', 'finding']
 
 # %% ../nbs/60_findings.ipynb #59e26576
 class Measure(NamedTuple):
     """A number with its standard error (NaN: no spread; 0: exact), the number of seeds behind it (0: not from
-    seeds), and whether part of it has no spread (`partial`: a difference of a seeded and an unseeded number)."""
+    seeds), whether part of it has no spread (`partial`: a difference of a seeded and an unseeded number), and the
+    fewest items (prompts, images) behind one seed's value (`items`; 0: the table does not say)."""
     mean: float
     se: float = math.nan
     n: int = 0
     partial: bool = False
+    items: int = 0
 
     @property
     def has_spread(self) -> bool: return not (math.isnan(self.se) or self.partial)
@@ -97,25 +99,37 @@ class Cell:
         return (hits[0], column) if len(hits) else None
 
 # %% ../nbs/60_findings.ipynb #69d84952
-def seed_values(seeds: pd.DataFrame, labels: list[str], column: str) -> pd.Series | None:
-    "The per-seed values of the cell whose row `labels` and `column` appear in the long table `seeds` (None if not found or ambiguous)."
+def seed_rows(seeds: pd.DataFrame, labels: list[str], column: str) -> tuple[pd.DataFrame, str] | None:
+    "The rows of the long table `seeds` holding the cell with row `labels` and `column`, and their value column (None if not found or ambiguous)."
     if seeds is None or "seed" not in seeds.columns: return None
     keys = [c for c in seeds.columns if c != "seed"]
     rows = seeds
     for label in labels:
         rows = rows[rows[keys].eq(label).any(axis=1)]
-    if column in rows.columns: values = rows[column]
-    else:
-        rows = rows[rows[keys].eq(column).any(axis=1)]
-        used = {c for c in keys if rows[c].isin(labels + [column]).any()}
-        numeric = [c for c in keys if c not in used and len(rows) and pd.to_numeric(rows[c], errors="coerce").notna().all()]
-        if "value" in numeric: numeric = ["value"]                     # stats' long form: value (and counts such as n)
-        if len(numeric) != 1: return None
-        values = rows[numeric[0]]
-    values = pd.to_numeric(values, errors="coerce").dropna()
+    if column in rows.columns: return rows, column
+    rows = rows[rows[keys].eq(column).any(axis=1)]
+    used = {c for c in keys if rows[c].isin(labels + [column]).any()}
+    numeric = [c for c in keys if c not in used and len(rows) and pd.to_numeric(rows[c], errors="coerce").notna().all()]
+    if "value" in numeric: numeric = ["value"]                         # stats' long form: value (and counts such as n)
+    return (rows, numeric[0]) if len(numeric) == 1 else None
+
+
+def seed_values(seeds: pd.DataFrame, labels: list[str], column: str) -> pd.Series | None:
+    "The per-seed values of that cell (`seed_rows`; None if not found, ambiguous or from fewer than two seeds)."
+    found = seed_rows(seeds, labels, column)
+    values = pd.to_numeric(found[0][found[1]], errors="coerce").dropna() if found else pd.Series(dtype=float)
     return values if len(values) >= 2 else None
 
 
+def seed_items(seeds: pd.DataFrame, labels: list[str], column: str) -> int:
+    "The fewest items behind one seed's value of that cell: the file's `n` column (prompts, images); 0 when it has none."
+    found = seed_rows(seeds, labels, column)
+    if not found or "n" not in found[0].columns or found[1] == "n": return 0
+    items = pd.to_numeric(found[0]["n"], errors="coerce").dropna()
+    return int(items.min()) if len(items) else 0
+
+
+# %% ../nbs/60_findings.ipynb #b2c3d4e5
 def measure(cell: Cell, folder: Path | None = None) -> Measure | None:
     """The number `cell` names, with its spread (seeds, `m ± se`, or an interval; a spread of exactly 0, as from a fixed
     model scored once per seed, counts as none); None when the table or the cell is not there."""
@@ -127,12 +141,14 @@ def measure(cell: Cell, folder: Path | None = None) -> Measure | None:
     value = parse_measure(frame.at[i, column])
     if math.isnan(value.mean): return None
     labels = [frame.iat[i, 0]] + [frame.at[i, c] for c, _ in cell.where]
-    values = seed_values(read_result_table(f"{cell.table}_seeds", folder), labels, column) if cell.spread else None
+    seeds = read_result_table(f"{cell.table}_seeds", folder) if cell.spread else None
+    values = seed_values(seeds, labels, column)
     if values is not None: result = Measure(*seed_spread(values))
     elif cell.interval:
         low, high = (parse_measure(frame.at[i, c]).mean if c in frame.columns else math.nan for c in cell.interval)
         result = Measure(value.mean, (high - low) / 3.92)
     else: result = value if cell.spread else Measure(value.mean)
+    result = result._replace(items=seed_items(seeds, labels, column))
     return result._replace(se=math.nan) if result.se == 0 else result     # a zero spread (identical seeds, '± 0.00'): no spread
 
 # %% ../nbs/60_findings.ipynb #2cacc505
@@ -167,11 +183,11 @@ class RankCorrelation:
 def _se(m: Measure) -> float: return 0.0 if math.isnan(m.se) else m.se
 
 
-def _combined(mean: float, parts: list, rule) -> Measure:
+def _combined(mean: float, parts: list, rule, items: int = 0) -> Measure:
     "A measure made of independent `parts`: the known errors combined by `rule`; partial when some part has no spread."
     known = [p for p in parts if not math.isnan(p.se)]
     partial = any(not p.has_spread for p in parts) and bool(known)
-    return Measure(mean, rule([p.se for p in known]) if known else math.nan, 0, partial)
+    return Measure(mean, rule([p.se for p in known]) if known else math.nan, 0, partial, items)
 
 
 def evaluate_term(term, folder: Path | None = None) -> Measure | None:
@@ -181,12 +197,14 @@ def evaluate_term(term, folder: Path | None = None) -> Measure | None:
     if isinstance(term, Diff):
         a, b = evaluate_term(term.a, folder), evaluate_term(term.b, folder)
         if a is None or b is None: return None
-        return _combined(a.mean - b.mean, [a, b], lambda ses: math.sqrt(sum(s * s for s in ses)))
+        return _combined(a.mean - b.mean, [a, b], lambda ses: math.sqrt(sum(s * s for s in ses)),
+                         min((p.items for p in (a, b) if p.items), default=0))          # a difference is as coarse as its coarser side
     if isinstance(term, FirstOf): return next((m for m in (evaluate_term(t, folder) for t in term.terms) if m is not None), None)
     if isinstance(term, Mean):
         parts = [evaluate_term(t, folder) for t in term.terms]
         if any(p is None for p in parts) or not parts: return None
-        return _combined(float(np.mean([p.mean for p in parts])), parts, lambda ses: math.sqrt(sum(s * s for s in ses)) / len(parts))
+        return _combined(float(np.mean([p.mean for p in parts])), parts, lambda ses: math.sqrt(sum(s * s for s in ses)) / len(parts),
+                         sum(p.items for p in parts) if all(p.items for p in parts) else 0)  # a mean pools its parts' items
     if isinstance(term, RankCorrelation):
         frame = read_result_table(term.table, folder)
         if frame is None or term.x not in frame.columns or term.y not in frame.columns: return None
@@ -202,18 +220,20 @@ def evaluate_term(term, folder: Path | None = None) -> Measure | None:
 # %% ../nbs/60_findings.ipynb #8034613c
 HOLDS, FAILS, INCONCLUSIVE, NOT_MEASURED = "holds", "does not hold", "inconclusive", "not measured"
 MIN_GAP = 3.0   # percentage points: the gap a comparison without a seed spread must exceed
+MIN_ITEMS = 10  # items (prompts, images) per seed a side must rest on: over fewer, one item moves a percentage by > 10 points
 
 
 def verdict_margin(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP) -> float:
     """The gap of `a op b` in the stated direction over its threshold (`2·sqrt(se_a² + se_b²)`, at least `min_gap` when
     a side has no spread): above 1 the comparison holds, below −1 it does not; ±inf for a gap against a threshold of 0,
-    NaN when a side is missing."""
+    NaN when a side is missing. A side measured on fewer than `MIN_ITEMS` items per seed caps it to [−1, 1]: no verdict."""
     if op not in (">", "<"): raise InputValidationError(f"verdict: op must be '>' or '<', not {op!r}.")
     if a is None or b is None or math.isnan(a.mean) or math.isnan(b.mean): return math.nan
     gap = a.mean - b.mean if op == ">" else b.mean - a.mean
     threshold = 2 * math.hypot(_se(a), _se(b))
     if not (a.has_spread and b.has_spread): threshold = max(threshold, min_gap)
-    return gap / threshold if threshold > 0 else math.copysign(math.inf, gap) if gap else 0.0
+    margin = gap / threshold if threshold > 0 else math.copysign(math.inf, gap) if gap else 0.0
+    return max(-1.0, min(1.0, margin)) if any(0 < m.items < MIN_ITEMS for m in (a, b)) else margin
 
 
 def verdict(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP) -> str:
@@ -233,7 +253,7 @@ def combine_verdicts(verdicts) -> str:
     return HOLDS if all(v == HOLDS for v in verdicts) else INCONCLUSIVE
 
 # %% ../nbs/60_findings.ipynb #d3fa60d0
-HOST_MARGIN_SHIFT = 1.5  # the largest cross-host move of a margin within 3 of zero (benchmarks/findings_across_hosts.py, 2026-11-25)
+HOST_MARGIN_SHIFT = 1.9  # the largest cross-host move of a margin within 3 of zero, 1.88, rounded up (benchmarks/findings_across_hosts.py)
 
 
 def firm_across_hosts(margin: float, shift: float = HOST_MARGIN_SHIFT) -> bool | None:
@@ -327,6 +347,8 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
         missing = [t for t in tables if read_result_table(t, folder) is None]
         why = f"not measured: no {', '.join(missing)} in this profile" if missing else "not measured: a row or column is missing"
     else: why = finding.stated_cause(folder) or "not explained"
+    if few := sorted({m.items for m in sides if 0 < m.items < MIN_ITEMS}):
+        why = f"too few items: a side rests on {few[0]} per seed (fewer than {MIN_ITEMS}), so no verdict; " + why
     return {"id": finding.id, "lens": finding.lens, "finding": finding.claim, "paper": f"{finding.paper} ({finding.source})",
             "ours": ours, "holds?": result, "if not: cause": why, "basis": basis, "margin": round(margin, 2),
             "firm across hosts?": {True: "yes", False: "no", None: ""}[firm_across_hosts(margin)], "tables": ", ".join(tables)}

@@ -721,7 +721,7 @@ PATTERN_GROUPS = ("1 unique object", "2 unique objects", "2 objects, word order 
 
 
 def probe_pattern(summary: pd.DataFrame, prompts: pd.DataFrame) -> pd.DataFrame:
-    "Long rows (encoder[, seed], group, value, cells): mean EM over the cells of each of `PATTERN_GROUPS`."
+    "Long rows (encoder[, seed], group, value, cells, n): mean EM over the cells of each of `PATTERN_GROUPS` (n: their prompts)."
     cells = summary[(summary.metric == "EM") & (summary.cell != "all")]
     order = cells.cell.map(prompts.groupby("cell").word_order_matters.first()).fillna(False).astype(bool)
     table2, table3 = cells.table == "Table 2", cells.table == "Table 3"
@@ -730,9 +730,9 @@ def probe_pattern(summary: pd.DataFrame, prompts: pd.DataFrame) -> pd.DataFrame:
                                       table2 & (cells.row == "2 unique objects") & ~order,
                                       table3 & cells.row.str.contains("multiples"), table3 & cells.row.str.contains("negation"))))
     keys = ["encoder", "seed"] if "seed" in cells else ["encoder"]
-    parts = [cells[mask].groupby(keys, sort=False).value.agg(value="mean", cells="size").reset_index().assign(group=group)
-             for group, mask in masks.items()]
-    return pd.concat(parts, ignore_index=True)[keys + ["group", "value", "cells"]]
+    parts = [cells[mask].groupby(keys, sort=False).agg(value=("value", "mean"), cells=("value", "size"), n=("n", "sum")).reset_index()
+             .assign(group=group) for group, mask in masks.items()]
+    return pd.concat(parts, ignore_index=True)[keys + ["group", "value", "cells", "n"]]
 
 # %% ../nbs/41_probes.ipynb #de1ec84b
 ERROR_KINDS = ("exact", "article only", "words added", "other")
