@@ -13,8 +13,8 @@ from release_checks import check_missing_default_release, check_release_is_verif
 from vlconcepts.cli import notebook_parameters
 from vlconcepts.models import load_model
 from vlconcepts.toyclip import (COLOR_SHAPE_LABELS, missed_bars, TrainingConfig, autocast_dtype, caption, default_checkpoint, eval_scenes,
-                                evaluate_zero_shot, load_toyclip_checkpoint, missed_world_bars, read_checkpoint, toyclip_config,
-                                train_toyclip, world_recognition)
+                                evaluate_zero_shot, load_toyclip_checkpoint, missed_world_bars, part_colour_probe, read_checkpoint,
+                                toyclip_config, train_toyclip, world_recognition)
 from vlconcepts.render import render_scenes, sample_scenes
 
 EXPERIMENT = Path(__file__).resolve().parents[1] / "nbs" / "experiments" / "05_toyclip_training.ipynb"
@@ -53,7 +53,9 @@ def test_default_checkpoint_meets_the_accuracy_bars():
                           "colour 0.95, shape 0.86, material 0.79, size 1.00, pattern 0.80, state 0.64; birds body colour 0.42, head "
                           "0.40, wing 0.20, pattern 0.78, shape 0.97, size 1.00; mean 0.73. 90-93% of the birds' part-colour errors "
                           "name a colour the bird shows on another part (27% if random: tables/toyclip_part_binding.md), a binding "
-                          "failure; a larger model or longer run does not fit the 15-min training budget on this CPU", strict=True)
+                          "failure. On a lent H100 (benchmarks/tiny_model_scaling.py, seed 0) 4x the steps lifts every attribute kind to "
+                          ">= 0.81 but leaves the part colours at 0.30 / 0.63 / 0.22 (mean 0.81), while the same image tower trained "
+                          "supervised reads them at >= 0.955; 4x the steps does not fit the 15-min training budget on this CPU", strict=True)
 def test_default_checkpoint_meets_the_world_bars():
     "Issue 18's bars in every tiny world: each (world, attribute kind) ≥ 0.80 and their mean ≥ 0.90 on unseen close-ups."
     model = load_model("toyclip:default", device="cpu")
@@ -98,7 +100,8 @@ def test_experiment_tiny_profile_is_the_library_defaults():
             expected.update({by_table[field_.name][k]: v for k, v in getattr(config, field_.name).items()})
         elif field_.name not in ("model", "checkpoint_every", "render_version"): expected[field_.name] = getattr(config, field_.name)
     expected.update(test_seed=evaluation["seed"].default, n_test_single=evaluation["n_single"].default,
-                    n_test_binding=evaluation["n_binding"].default, n_test_relational=evaluation["n_relational"].default)
+                    n_test_binding=evaluation["n_binding"].default, n_test_relational=evaluation["n_relational"].default,
+                    n_probe_train=inspect.signature(part_colour_probe).parameters["n_train"].default)
     not_parameters = {"weight_decay", "head_width"}                 # the experiment does not expose these: the library default holds
     assert {name: params.get(name) for name in expected if name not in not_parameters} == \
            {name: value for name, value in expected.items() if name not in not_parameters}
@@ -131,3 +134,17 @@ def test_toyclip_trains_with_mixed_precision_on_cuda_and_resumes(tmp_path):
     assert read_checkpoint(tmp_path / "resumed" / "last.pt")["step"] == 4
     resumed = train_toyclip(SMOKE, tmp_path / "resumed", device="cuda")
     np.testing.assert_allclose([h["loss"] for h in resumed.history], losses, rtol=1e-2)
+
+
+def test_tiny_model_scaling_smoke(benchmark_script, tmp_path):
+    "benchmarks/tiny_model_scaling.py --smoke: each family of arms trains, is scored and appended at once; no budget left runs none."
+    script = benchmark_script("tiny_model_scaling")
+    arms = ["clip-2k", "itm-8k", "birds-supervised-64px"]
+    rows = script.main(["--smoke", "--device", "cpu", "--arms", ",".join(arms), "--out", str(tmp_path / "a")])
+    assert [r["arm"] for r in rows] == arms
+    assert 0 <= rows[0]["mean"] <= 1 and "birds/has_wing_color" in rows[0]
+    assert {"close_up", "world_attributes", "world_birds"} <= set(rows[1])
+    assert {f"birds/{k}" for k in ("has_primary_color", "has_head_color", "has_wing_color")} <= set(rows[2])
+    assert len((tmp_path / "a" / "scaling.jsonl").read_text().splitlines()) == 3
+    assert script.main(["--smoke", "--device", "cpu", "--arms", "clip-2k", "--budget-s", "0", "--out", str(tmp_path / "b")]) == []
+    with pytest.raises(SystemExit): script.main(["--arms", "clip-3k", "--out", str(tmp_path / "c")])

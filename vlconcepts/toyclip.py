@@ -44,9 +44,10 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS',
            'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
            'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
            'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
-           'part_colour_predictions', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state',
-           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
-           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'part_colour_predictions', 'probe_accuracy', 'part_colour_probe', 'evaluate_zero_shot', 'world_eval_fn',
+           'missed_bars', 'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint',
+           'load_toyclip_checkpoint', 'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path',
+           'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -694,6 +695,31 @@ def part_colour_predictions(model, tokenizer, n: int = 400, seed: int = 2024, de
         predicted = clip_scores(model, tokenizer, images.float() / 255, prompts).argmax(1)
         predictions[kind] = [CUB_GROUPS[kind][int(p)] for p in predicted]
     return [ws.info["bird"] for ws in pool], predictions
+
+# %% ../nbs/05_toyclip.ipynb #5c1e0a72
+def probe_accuracy(train_features, train_labels, test_features, test_labels, max_iter: int = 1000) -> float:
+    "Held-out accuracy of a linear probe (standardised logistic regression) fit on `train_features` -> `train_labels`."
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    probe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=max_iter)).fit(train_features, train_labels)
+    return float(probe.score(test_features, test_labels))
+
+
+@torch.no_grad()
+def part_colour_probe(model, n_train: int = 2000, n: int = 400, seed: int = 2024, device="cpu") -> dict:
+    """Per part colour: `probe_accuracy` on the normalised image embedding, fit on `n_train` fresh bird close-ups and
+    scored on `part_colour_predictions`' `n` test birds (same seed, same renders)."""
+    model.eval()
+    size, birds = model_image_size(model), list(RECOGNITION_KINDS).index("birds")
+    features, labels = [], []
+    for count, rng in ((n_train, np.random.default_rng([seed, 33])), (n, np.random.default_rng([seed, 31, birds]))):
+        images, pool = render_mixture_pool(rng, count, size, {"birds": 1}, device=device)
+        features.append(torch.cat([model.encode_image(normalize_images(images[i:i + 256].float() / 255, model), normalize=True)
+                                   for i in range(0, len(images), 256)]).float().cpu().numpy())
+        labels.append([ws.info["bird"] for ws in pool])
+    return {kind: probe_accuracy(features[0], [b[kind] for b in labels[0]], features[1], [b[kind] for b in labels[1]],
+                                 max_iter=2000) for kind in PART_COLOUR_KINDS}
 
 # %% ../nbs/05_toyclip.ipynb #85115527
 def evaluate_zero_shot(model, tokenizer, n_single: int = 480, n_binding: int = 160, n_relational: int = 160,

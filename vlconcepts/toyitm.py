@@ -29,7 +29,7 @@ from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, 
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
 from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene, check_mixture,
                                       mixture_caption_pair, mixture_words, render_mixture_pool)
-from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups,
+from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups, probe_accuracy,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
 
@@ -476,9 +476,6 @@ def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 
                            attributes: Sequence[str] = SINGLE_ATTRIBUTES) -> pd.DataFrame:
     """Linear-probe test accuracy (standardised logistic regression) of each attribute of fresh close-ups, from each layer's
     image tokens and [CLS], beside chance (always the training majority)."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
     size, rows = itm.module.config.image_size, []
     train_scenes, train_images = test_scenes("close-up", n_train, seed + 11, size)
     held_out_scenes, held_out_images = test_scenes("close-up", n_test, seed + 12, size)
@@ -490,9 +487,8 @@ def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 
         chance = float((y_test == majority).mean())                                   # always the training majority
         for layer, (train, held_out) in enumerate(zip(train_states, held_out_states)):
             for where in train:
-                probe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(train[where], y_train)
                 rows.append({"attribute": attribute, "layer": layer, "hidden state": where,
-                             "probe accuracy": float(probe.score(held_out[where], y_test)), "chance": chance})
+                             "probe accuracy": probe_accuracy(train[where], y_train, held_out[where], y_test), "chance": chance})
     return pd.DataFrame(rows)
 
 # %% ../nbs/05b_toyitm.ipynb #afdbeb88
