@@ -78,11 +78,17 @@ DEFAULT_ORDER = tuple(ARMS)
 SMOKE = dict(steps=6, pool_size=48, pool_steps=3, n_test=24)
 
 
+def arm_config(config, smoke: bool, batch_size: int):
+    "`config` (a ToyCLIP or ToyITM training config) as given, or cut to `SMOKE`'s sizes with `batch_size`."
+    if not smoke: return config
+    return replace(config, steps=SMOKE["steps"], pool_size=SMOKE["pool_size"], pool_steps=SMOKE["pool_steps"],
+                   batch_size=batch_size, warmup_steps=2)
+
+
 def clip_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
     "Train ToyCLIP as the release except `arm`'s steps and sizes; its world recognition on the release's test close-ups."
-    config = TrainingConfig(model=toyclip_config(**arm.sizes), steps=arm.steps, eval_every=10**9, checkpoint_every=10**9)
-    if smoke: config = replace(config, steps=SMOKE["steps"], pool_size=SMOKE["pool_size"], pool_steps=SMOKE["pool_steps"],
-                               batch_size=16, warmup_steps=2)
+    config = arm_config(TrainingConfig(model=toyclip_config(**arm.sizes), steps=arm.steps, eval_every=10**9,
+                                       checkpoint_every=10**9), smoke, batch_size=16)
     run = train_toyclip(config, runs / arm.name, device=device, resume=False)
     recognition = world_recognition(run.model, run.tokenizer, n=SMOKE["n_test"] if smoke else 400, device=device)
     scores = {f"{w}/{k}": v for (w, k), v in recognition.items()}
@@ -91,9 +97,8 @@ def clip_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
 
 def itm_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
     "Train ToyITM as the release except `arm`'s steps and sizes; the bar rows of `evaluate_itm` (binary) and close-up colour."
-    config = ToyITMConfig(model=toyitm_config(**arm.sizes), steps=arm.steps, eval_every=10**9, checkpoint_every=10**9)
-    if smoke: config = replace(config, steps=SMOKE["steps"], pool_size=SMOKE["pool_size"], pool_steps=SMOKE["pool_steps"],
-                               batch_size=8, warmup_steps=2)
+    config = arm_config(ToyITMConfig(model=toyitm_config(**arm.sizes), steps=arm.steps, eval_every=10**9,
+                                     checkpoint_every=10**9), smoke, batch_size=8)
     run = train_toyitm(config, runs / arm.name, device=device, resume=False)
     n = SMOKE["n_test"] if smoke else 400
     scores = evaluate_itm(run.model, n_single=0, n_binding=0, n_relational=0, n_close_up=n, n_world=n, device=device)
