@@ -10,7 +10,13 @@ Measured 2026-11-25: the committed tables (AVX2 host, two torch threads) against
 (AVX-512) host: 1.50 (probes.recovery_not_sufficient 2.38 -> 3.88); 55 of 56 verdicts the same. Then the same committed
 tables against a cold rebuild of 9fc0203 on the AVX-512 host with one torch thread per kernel (the rebuild's rule since):
 1.88 (probes.negation_hard -2.73 -> -0.85, does not hold -> inconclusive), 53 of 56 the same; one of the three,
-probes.word_order_hard (31.6 -> 0.93), rested on a cell of one prompt and is now inconclusive by `findings.MIN_ITEMS`."""
+probes.word_order_hard (31.6 -> 0.93), rested on a cell of one prompt and is now inconclusive by `findings.MIN_ITEMS`.
+Measured 2026-11-26: the committed tables (the AVX-512 host's one-thread rebuild of 9fc0203) against a cold `make figures`
+of a899f04 in a fresh clone on an AMD EPYC AVX2 host, also one thread per kernel: 1.62
+(purity.spurious_background_fails_task -1.17 -> -2.79), below HOST_MARGIN_SHIFT = 1.9; 55 of 56 verdicts the same. The one
+that moved, probes.negation_hard (-0.85 -> -1.39, inconclusive -> does not hold), was not firm. The CompMap and binding
+margins (five seeds of trained binding models included) did not move at all
+(benchmarks/measured/2026-11-26_findings_across_hosts_avx2_one_thread.txt)."""
 import argparse
 import math
 from pathlib import Path
