@@ -34,6 +34,7 @@ training against a 15-min budget), and the birds' part colours are not perceptio
 the contrastive objective at 4x the compute does not tie a colour to its part. The ToyITM arms were not reached."""
 import argparse
 import json
+from itertools import combinations
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -46,21 +47,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import load  # noqa: E402
 
 from vlconcepts.core import atomic_write, pick_device, seed_everything  # noqa: E402
-from vlconcepts.cub_data import CUB_GROUPS  # noqa: E402
-from vlconcepts.toyclip import (PART_COLOUR_KINDS, RECOGNITION_KINDS, TrainingConfig, cosine_lr, create_toyclip,  # noqa: E402
-                                normalize_images, toyclip_config, train_toyclip, world_recognition)
-from vlconcepts.toyitm import ToyITMConfig, evaluate_itm, toyitm_config, train_toyitm  # noqa: E402
-from vlconcepts.world_mixture import render_mixture_pool  # noqa: E402
+from vlconcepts.cub_data import CUB_GROUPS, cub_bird_spec  # noqa: E402
+from vlconcepts.render import render_scenes  # noqa: E402
+from vlconcepts.toyclip import (PART_COLOUR_KINDS, RECOGNITION_KINDS, ScenePool, TrainingConfig, cosine_lr,  # noqa: E402
+                                create_toyclip, normalize_images, render_world_pool, to_uint8, toyclip_config, train_toyclip,
+                                world_recognition, world_theme)
+from vlconcepts.toyitm import ToyITMConfig, evaluate_itm, itm_eval_fn, toyitm_config, train_toyitm  # noqa: E402
+from vlconcepts.world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_CLASS_TEMPLATE, BIRD_GROUP_WORDS, WorldScene,  # noqa: E402
+                                      bird_class_words, bird_world_vocab, close_up, render_mixture_pool)
 
 
 @dataclass
 class Arm:
-    "One training run: its family (`clip`, `itm`, `birds`), steps, model-size keywords and a cost factor per step."
+    "One training run: its family (`clip`, `itm`, `birds`), steps, model-size keywords, a cost factor per step, its bird batches."
     name: str
     family: str
     steps: int
     sizes: dict = field(default_factory=dict)
     cost: float = 1.0
+    bird_batches: str = ""  # ToyCLIP arms: "" (the release's batches), "part-swaps" or "random-birds" (see `bird_batch_theme`)
 
 
 ARMS = {a.name: a for a in (
@@ -73,6 +78,8 @@ ARMS = {a.name: a for a in (
     Arm("clip-8k-wide", "clip", 8000, {"vision_width": 32, "text_width": 128, "embed_dim": 128}, 2.0),
     Arm("clip-32k", "clip", 32000),
     Arm("itm-8k", "itm", 8000),
+    Arm("clip-2k-part-swaps", "clip", 2000, cost=1.1, bird_batches="part-swaps"),
+    Arm("clip-2k-random-birds", "clip", 2000, cost=1.1, bird_batches="random-birds"),
 )}
 DEFAULT_ORDER = tuple(ARMS)
 SMOKE = dict(steps=6, pool_size=48, pool_steps=3, n_test=24)
@@ -85,25 +92,81 @@ def arm_config(config, smoke: bool, batch_size: int):
                    batch_size=batch_size, warmup_steps=2)
 
 
+PART_SWAP_FRACTION = 0.15  # share of steps that train on a bird batch in the bird-batch arms: the birds' share of the mixture
+
+
+def part_swap_twin(bird: dict, rng: np.random.Generator) -> tuple[dict, tuple] | None:
+    "`bird` with two of its part colours exchanged, and which two (head and wing must still differ from the body); None if none differs."
+    options = []
+    for a, b in combinations(PART_COLOUR_KINDS, 2):
+        twin = {**bird, a: bird[b], b: bird[a]}
+        if twin != bird and twin["has_head_color"] != twin["has_primary_color"] != twin["has_wing_color"]: options.append((twin, (a, b)))
+    return options[rng.integers(len(options))] if options else None
+
+
+def part_swap_pool(config: TrainingConfig, index: int, device) -> ScenePool:
+    "The release's pool `index` plus, for each bird in it, a twin bird with two part colours exchanged (`pool.pairs`: their indices)."
+    pool, rng = render_world_pool(config, index, device=device), np.random.default_rng([config.seed, 9, index])
+    scenes, twins, pairs = list(pool.scenes), [], []
+    for k, ws in enumerate(pool.scenes):
+        if ws.world != "birds" or (drawn := part_swap_twin(ws.info["bird"], rng)) is None: continue
+        twin, swapped = drawn
+        scenes[k] = WorldScene("birds", ws.scene, {**ws.info, "swapped": swapped})
+        twins.append(WorldScene("birds", close_up(rng, bird_world_vocab(), cub_bird_spec(twin, rng)), {"bird": twin, "swapped": swapped}))
+        pairs.append((k, len(pool) + len(twins) - 1))
+    images = to_uint8(render_scenes([ws.scene for ws in twins], size=config.model["vision_cfg"]["image_size"], device=device))
+    out = ScenePool(torch.cat([pool.images, images]), scenes + twins)
+    out.pairs = np.asarray(pairs, dtype=int).reshape(-1, 2)
+    return out
+
+
+def part_colour_caption(ws, rng: np.random.Generator) -> str:
+    "A caption of a twinned bird that names a colour its twin has elsewhere: one swapped part, or the class form with every part colour."
+    bird = ws.info["bird"]
+    if rng.random() < 0.5:
+        g = ws.info["swapped"][rng.integers(2)]
+        return BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[g], bird[g])
+    words = bird_class_words(bird)
+    return BIRD_CLASS_TEMPLATE.format(" ".join(w for g, w in words.items() if g in PART_COLOUR_KINDS or rng.random() < 0.6))
+
+
+def bird_batch_theme(kind: str):
+    """A `theme_fn` for `train_toyclip`: with probability `PART_SWAP_FRACTION` a batch of twinned birds captioned by
+    `part_colour_caption`, either as twin pairs (`part-swaps`: each bird beside its twin, a hard negative that only a
+    bound part colour tells apart) or drawn at random (`random-birds`: the same birds and captions, twins seldom together);
+    otherwise the release's `world_theme`."""
+    def theme(pool: ScenePool, rng: np.random.Generator, config: TrainingConfig) -> tuple:
+        if rng.random() >= PART_SWAP_FRACTION or len(pool.pairs) < 2: return world_theme(pool, rng, config)
+        n_pairs = min(len(pool.pairs), config.batch_size // 2)
+        if kind == "part-swaps": among = pool.pairs[rng.permutation(len(pool.pairs))[:n_pairs]].ravel()
+        else: among = rng.permutation(pool.pairs.ravel())[:2 * n_pairs]
+        return among, part_colour_caption
+    return theme
+
+
 def clip_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
-    "Train ToyCLIP as the release except `arm`'s steps and sizes; its world recognition on the release's test close-ups."
+    "Train ToyCLIP as the release except `arm`'s steps, sizes and bird batches; its world recognition on the release's test close-ups."
     config = arm_config(TrainingConfig(model=toyclip_config(**arm.sizes), steps=arm.steps, eval_every=10**9,
                                        checkpoint_every=10**9), smoke, batch_size=16)
-    run = train_toyclip(config, runs / arm.name, device=device, resume=False)
+    birds = dict(pool_fn=lambda c, i: part_swap_pool(c, i, device), theme_fn=bird_batch_theme(arm.bird_batches)) if arm.bird_batches else {}
+    run = train_toyclip(config, runs / arm.name, device=device, resume=False, **birds)
     recognition = world_recognition(run.model, run.tokenizer, n=SMOKE["n_test"] if smoke else 400, device=device)
     scores = {f"{w}/{k}": v for (w, k), v in recognition.items()}
     return {**scores, "mean": float(np.mean(list(recognition.values()))), "train_s": run.seconds}
 
 
-def itm_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
+def itm_arm(arm: Arm, runs: Path, device, smoke: bool, curve_every: int | None = None) -> dict:
     "Train ToyITM as the release except `arm`'s steps and sizes; the bar rows of `evaluate_itm` (binary) and close-up colour."
-    config = arm_config(ToyITMConfig(model=toyitm_config(**arm.sizes), steps=arm.steps, eval_every=10**9,
+    config = arm_config(ToyITMConfig(model=toyitm_config(**arm.sizes), steps=arm.steps, eval_every=curve_every or 10**9,
                                      checkpoint_every=10**9), smoke, batch_size=8)
-    run = train_toyitm(config, runs / arm.name, device=device, resume=False)
+    if smoke and curve_every: config = replace(config, eval_every=curve_every, eval_scenes=SMOKE["n_test"])
+    eval_fn = itm_eval_fn(config, device=device) if curve_every else None  # the release notebook's held-out curve
+    run = train_toyitm(config, runs / arm.name, device=device, resume=False, eval_fn=eval_fn)
     n = SMOKE["n_test"] if smoke else 400
     scores = evaluate_itm(run.model, n_single=0, n_binding=0, n_relational=0, n_close_up=n, n_world=n, device=device)
     keep = ("close_up", "close_up_color", "close_up_shape", "close_up_material", "close_up_size", "world_attributes", "world_birds")
-    return {**{k: scores[k] for k in keep}, "train_s": run.seconds}
+    curve = [{k: v for k, v in r.items() if k == "step" or k.startswith("eval_")} for r in run.history if "eval_close_up" in r]
+    return {**{k: scores[k] for k in keep}, "train_s": run.seconds, **({"curve": curve} if curve_every else {})}
 
 
 def bird_part_colours(n: int, seed, size: int, device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -142,6 +205,7 @@ def birds_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
 
 
 RUNNERS = {"clip": clip_arm, "itm": itm_arm, "birds": birds_arm}
+CURVED = {"itm"}  # families whose arm can log a held-out curve (`--curve-every`)
 
 
 def main(argv=None):
@@ -151,11 +215,15 @@ def main(argv=None):
     parser.add_argument("--arms", default=",".join(DEFAULT_ORDER), help=f"comma-separated, in order; known: {', '.join(ARMS)}")
     parser.add_argument("--out", default="runs/scaling")
     parser.add_argument("--runs-dir", default=None, help="where the arms' checkpoints go (default: <out>/runs)")
+    parser.add_argument("--curve-every", type=int, default=None,
+                        help="ToyITM arms: score the release notebook's held-out evaluation every N steps (the 'curve' field)")
+    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     parser.add_argument("--smoke", action="store_true", help="a few steps of each arm on tiny pools (wiring only)")
     args = parser.parse_args(argv)
     names = [a.strip() for a in args.arms.split(",") if a.strip()]
     unknown = [a for a in names if a not in ARMS]
     if unknown: parser.error(f"unknown arms {unknown}; known: {', '.join(ARMS)}")
+    if args.threads: torch.set_num_threads(args.threads)
     device, out = pick_device(args.device), Path(args.out)
     runs = Path(args.runs_dir) if args.runs_dir else out / "runs"
     out.mkdir(parents=True, exist_ok=True)
@@ -170,7 +238,8 @@ def main(argv=None):
             print(f"skip {name}: estimated {estimate:.0f} s, {left:.0f} s left", flush=True); continue
         t0 = time.perf_counter()
         row = {"arm": name, "family": arm.family, "steps": arm.steps, "sizes": arm.sizes, "device": str(device),
-               **RUNNERS[arm.family](arm, runs, device, args.smoke)}
+               **RUNNERS[arm.family](arm, runs, device, args.smoke,
+                                     **({"curve_every": args.curve_every} if arm.family in CURVED else {}))}
         row["wall_s"] = time.perf_counter() - t0
         per_step[arm.family] = row["wall_s"] / (SMOKE["steps"] if args.smoke else arm.steps) / arm.cost  # eval included
         rows.append(row)

@@ -13,7 +13,7 @@ from release_checks import check_missing_default_release, check_release_is_verif
 from vlconcepts.cli import notebook_parameters
 from vlconcepts.models import load_model
 from vlconcepts.toyclip import (COLOR_SHAPE_LABELS, missed_bars, TrainingConfig, autocast_dtype, caption, default_checkpoint, eval_scenes,
-                                evaluate_zero_shot, load_toyclip_checkpoint, missed_world_bars, part_colour_probe, read_checkpoint,
+                                evaluate_zero_shot, load_toyclip_checkpoint, missed_world_bars, PART_COLOUR_KINDS, part_colour_probe, read_checkpoint,
                                 toyclip_config, train_toyclip, world_recognition)
 from vlconcepts.render import render_scenes, sample_scenes
 
@@ -148,3 +148,26 @@ def test_tiny_model_scaling_smoke(benchmark_script, tmp_path):
     assert len((tmp_path / "a" / "scaling.jsonl").read_text().splitlines()) == 3
     assert script.main(["--smoke", "--device", "cpu", "--arms", "clip-2k", "--budget-s", "0", "--out", str(tmp_path / "b")]) == []
     with pytest.raises(SystemExit): script.main(["--arms", "clip-3k", "--out", str(tmp_path / "c")])
+
+
+def test_tiny_model_scaling_part_swap_batches(benchmark_script):
+    "The part-swap arms' pool: each twin differs from its bird in exactly two part colours (still a valid bird); a part-swap batch holds whole pairs, named apart by their captions."
+    script = benchmark_script("tiny_model_scaling")
+    config = TrainingConfig(model=SMOKE.model, pool_size=160, batch_size=16)
+    pool = script.part_swap_pool(config, 0, "cpu")
+    assert len(pool.pairs) >= 4 and len(pool.images) == len(pool.scenes) == pool.pairs.max() + 1
+    for a, b in pool.pairs:
+        bird, twin = pool.scenes[a].info["bird"], pool.scenes[b].info["bird"]
+        changed = {k for k in PART_COLOUR_KINDS if bird[k] != twin[k]}
+        assert changed == set(pool.scenes[a].info["swapped"]) and len(changed) == 2
+        assert sorted(bird[k] for k in PART_COLOUR_KINDS) == sorted(twin[k] for k in PART_COLOUR_KINDS)
+        assert twin["has_primary_color"] not in (twin["has_head_color"], twin["has_wing_color"])
+        rng = np.random.default_rng(0)
+        assert script.part_colour_caption(pool.scenes[a], rng) != script.part_colour_caption(pool.scenes[b], np.random.default_rng(0))
+    assert script.part_swap_twin({**pool.scenes[0].info.get("bird", {}), "has_primary_color": "red", "has_head_color": "blue",
+                                  "has_wing_color": "blue"}, np.random.default_rng(0)) is None  # head = wing: no valid swap
+    themed = [script.bird_batch_theme("part-swaps")(pool, np.random.default_rng(s), config) for s in range(60)]
+    bird_batches = [among for among, captioner in themed if captioner is script.part_colour_caption]
+    assert 0 < len(bird_batches) < 30  # about PART_SWAP_FRACTION of the steps
+    pairs = {tuple(p) for p in pool.pairs.tolist()}
+    assert all({tuple(b) for b in np.asarray(among).reshape(-1, 2).tolist()} <= pairs for among in bird_batches)
