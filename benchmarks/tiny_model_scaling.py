@@ -31,7 +31,14 @@ estimate; records in benchmarks/measured/2026-11-26_h100_tiny_model_scaling.json
 - birds-supervised-64px, 35 s: body / head / wing colour 1.000 / 0.995 / 0.955; at 96 px 1.000 / 0.995 / 0.993.
 So the attribute worlds' misses are compute (4x the steps meets every attribute bar; on this CPU that is ~33 min of
 training against a 15-min budget), and the birds' part colours are not perception (the pixels carry them) but binding:
-the contrastive objective at 4x the compute does not tie a colour to its part. The ToyITM arms were not reached.
+the contrastive objective at 4x the compute does not tie a colour to its part. The ToyITM arms were not reached there.
+
+`itm-32k` was measured 2026-11-27 on this 2-core CPU (AMD EPYC, AVX2), one thread, seed 0, beside other jobs
+(`--arms itm-32k --device cpu --threads 1 --curve-every 2000`; 5,875 s of training; record with its held-out curve in
+benchmarks/measured/2026-11-27_cpu_toyitm_32k.jsonl): close-ups 0.626 (colour 0.500, shape 0.549, material 0.506, size
+0.950), attribute world 0.635, birds 0.618 (the release at 8,000 steps: 0.647 / 0.604 / 0.610). The curve keeps close-up
+colour at 0.50-0.55 and material at 0.49-0.51 at every point from step 2,000 to 32,000: 4x the steps do not start the
+colour match that ToyITM misses.
 
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
