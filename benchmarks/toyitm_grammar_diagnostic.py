@@ -2,6 +2,7 @@
 The arms differ only in the grammar of their training captions; each model is scored on colour swaps in two grammars.
 
     python benchmarks/toyitm_grammar_diagnostic.py [--steps 800] [--pool 1024] [--test 200] [--seeds 0 1 2] [--arms ARM ...] [--threads 2]
+                                                   [--pool-world attributes|clevr] [--plain-share 0.0]
 
 Every arm: `toyitm.create_toyitm()` (the release's architecture and initialisation; one model per seed), `toyitm.itm_step` (binary
 ITM cross-entropy), AdamW at the release's peak lr 1e-3 with `toyclip.cosine_lr` (30 warm-up steps), 32 scenes per
@@ -21,7 +22,18 @@ accuracy as in `toyitm.pair_accuracies` (sign of the match logit, true and false
 Measured 2026-11-25 on this 2-core CPU (benchmarks/measured/2026-11-25_toyitm_grammar_diagnostic*.txt), CLEVR close-ups,
 mean ± sd over seeds 0-2: 800 steps: noun phrase 0.603 ± 0.136, + pattern/state words 0.535 ± 0.017, world templates
 0.513 ± 0.011, own grammar 0.532 ± 0.025; 3,000 steps (--pool 8192): noun phrase 0.678 ± 0.204 (0.913 / 0.587 / 0.535),
-own grammar 0.679 ± 0.052. The match sets in late and seed by seed; the grammar does not decide it."""
+own grammar 0.679 ± 0.052. The match sets in late and seed by seed; the grammar does not decide it.
+
+Where the seed lottery comes from (2026-11-27, benchmarks/measured/2026-11-27_toyitm_colour_locus.txt; 3,000 steps,
+--pool 8192, --test 400, one thread per run, three runs side by side). The training pool can also be plain CLEVR
+close-ups (`--pool-world clevr`) or the attribute world with a share of its objects shown with no state and the plain
+pattern (`--plain-share`), and the arm 'CLEVR noun phrase, colour swaps only' swaps colour in every false caption.
+CLEVR colour swaps, mean ± sd over seeds 0-2, 'CLEVR noun phrase' (any of four fields swapped):
+plain CLEVR objects 0.987 ± 0.012; attribute world with --plain-share 1 0.971 ± 0.016, with --plain-share 0.5 (60% of
+its objects plain) 0.872 ± 0.116 (0.944 / 0.934 / 0.738); attribute world as it is (21% plain) 0.675 ± 0.248 (0.961 / 0.515 / 0.549; its last-100-step training loss 0.43 ± 0.11 against 0.02 on CLEVR objects).
+Colour swaps only: 1.000 in every seed on both CLEVR objects and the attribute world as it is. So on objects with
+states and patterns (79% of the attribute world's), with colour one of four contrasts, the colour match is a late,
+seed-dependent solution; without them it forms in every seed."""
 import argparse
 import sys
 import time
@@ -39,8 +51,9 @@ from vlconcepts.captions import caption_object  # noqa: E402
 from vlconcepts.toyclip import cosine_lr, parameter_groups  # noqa: E402
 from vlconcepts.toyitm import (create_toyitm, itm_eval_pairs, itm_step, pair_accuracies, score_eval_pairs,  # noqa: E402
                                test_scenes)
-from vlconcepts.world_mixture import (ATTRIBUTE_TEMPLATES, FIELD_ORDER, attribute_words, attribute_world_vocab,  # noqa: E402
-                                      render_mixture_pool)
+from vlconcepts.render import render_scenes  # noqa: E402
+from vlconcepts.world_mixture import (ATTRIBUTE_TEMPLATES, FIELD_ORDER, WorldScene, attribute_words,  # noqa: E402
+                                      attribute_world_vocab, mixture_scenes, render_mixture_pool)
 
 CLEVR_FIELDS = ("color", "shape", "material", "size")
 
@@ -70,9 +83,28 @@ def own_grammar_pair(ws, rng, field=None, every_word: bool = True, templates=ATT
 
 
 ARMS = {"CLEVR noun phrase": noun_phrase_pair,
+        "CLEVR noun phrase, colour swaps only": lambda ws, rng: noun_phrase_pair(ws, rng, "color"),
         "noun phrase + pattern and state words": lambda ws, rng: own_grammar_pair(ws, rng, templates=("a {}",)),
         "world templates, the four CLEVR words": lambda ws, rng: own_grammar_pair(ws, rng, every_word=False),
         "world's own grammar": own_grammar_pair}
+
+
+POOL_WORLDS = ("attributes", "clevr")
+
+
+def training_pool(world: str, n: int, plain_share: float = 0.0) -> tuple[torch.Tensor, list]:
+    """`n` training close-ups (seed 3) and their renders in [0, 1]: the attribute world's (sizes, colours, materials,
+    shapes, patterns and states; a random `plain_share` of them shown with no state and the plain pattern) or plain CLEVR
+    objects' (`toyitm.test_scenes`: the held-out close-ups' camera and vocabulary)."""
+    if world == "clevr":
+        scenes, images = test_scenes("close-up", n, 3, 64)
+        return images, [WorldScene("clevr", scene) for scene in scenes]
+    scenes = mixture_scenes(np.random.default_rng([3, 0]), n, {"attributes": 1})
+    plain = np.random.default_rng([3, 1]).random(len(scenes)) < plain_share
+    for ws in (ws for ws, p in zip(scenes, plain) if p):
+        ws.scene.objects[:] = [replace(o, state=None, pattern="plain") for o in ws.objects]
+    images = render_scenes([ws.scene for ws in scenes], size=64).clamp(0, 1)
+    return (images * 255).round() / 255, scenes          # quantised as `world_mixture.render_mixture_pool`'s uint8 pools
 
 
 def train_arm(make_pair, images, scenes, steps: int, seed: int = 0):
@@ -106,12 +138,15 @@ def main(argv=None):
     parser.add_argument("--test", type=int, default=200)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS), metavar="ARM", help=f"of {list(ARMS)}")
+    parser.add_argument("--pool-world", choices=POOL_WORLDS, default="attributes",
+                        help="the training close-ups: the attribute world's (default) or plain CLEVR objects'")
+    parser.add_argument("--plain-share", type=float, default=0.0,
+                        help="attribute world: the share of its objects shown with no state and the plain pattern")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     print(load())
-    pool, scenes = render_mixture_pool(np.random.default_rng([3, 0]), args.pool, 64, {"attributes": 1})
-    images = pool.float() / 255
+    images, scenes = training_pool(args.pool_world, args.pool, args.plain_share)
     close_ups, close_up_images = test_scenes("close-up", args.test, 2024, 64)
     clevr = close_up_images, [p for p in itm_eval_pairs("single", close_ups, 2024) if p[3] == "color"]
     w_images, w_scenes = render_mixture_pool(np.random.default_rng([2024, 13]), args.test, 64, {"attributes": 1})
@@ -125,7 +160,7 @@ def main(argv=None):
                          "seconds": seconds})
             print(rows[-1], flush=True)
     table = pd.DataFrame(rows).drop(columns="seed").groupby("training captions", sort=False).agg(lambda v: f"{v.mean():.3f} ± {v.std(ddof=1) if len(v) > 1 else 0:.3f}")
-    print(f"\n{args.steps} steps x 32 scenes on {len(scenes)} attribute-world close-ups; colour-swap binary accuracy (chance 0.5), "
+    print(f"\n{args.steps} steps x 32 scenes on {len(scenes)} {args.pool_world} close-ups (plain share {args.plain_share}); colour-swap binary accuracy (chance 0.5), "
           f"{args.test} fresh scenes each (test seed 2024); mean ± sd over seeds {args.seeds}")
     print(table.to_markdown())
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import torch
 
 from vlconcepts import findings as F
 from vlconcepts.core import paper_table, paper_tables
@@ -207,6 +208,34 @@ def test_toyitm_grammar_diagnostic_smoke(capsys, benchmark_script, one_torch_thr
     true, false = diagnostic.own_grammar_pair(ws, rng, "color")
     assert true != false and len(true.split()) == len(false.split())
     assert ws.objects[0].color in true.split() and ws.objects[0].color not in false.split()
+    true, false = diagnostic.ARMS["CLEVR noun phrase, colour swaps only"](ws, rng)
+    assert ws.objects[0].color in true.split() and len(set(true.split()) ^ set(false.split())) == 2
+
+
+@pytest.mark.parametrize("world, plain_share", [("attributes", 1.0), ("clevr", 0.0)])
+def test_toyitm_grammar_diagnostic_pool_worlds(benchmark_script, world, plain_share):
+    "The diagnostic's other training pools: the attribute world's objects with no state or pattern, and plain CLEVR close-ups."
+    diagnostic = benchmark_script("toyitm_grammar_diagnostic")
+    images, scenes = diagnostic.training_pool(world, 6, plain_share)
+    assert images.shape == (6, 3, 64, 64) and 0 <= float(images.min()) and float(images.max()) <= 1
+    assert all(len(ws.objects) == 1 and ws.objects[0].state is None and ws.objects[0].pattern == "plain" for ws in scenes)
+    shapes = {ws.objects[0].shape for ws in diagnostic.training_pool(world, 60, plain_share)[1]}
+    assert shapes - {"cube", "sphere", "cylinder"} if world == "attributes" else shapes <= {"cube", "sphere", "cylinder"}
+    true, false = diagnostic.noun_phrase_pair(scenes[0], np.random.default_rng(0), "color")
+    assert true != false and scenes[0].objects[0].color in true.split()
+
+
+def test_toyitm_grammar_diagnostic_plain_share(benchmark_script):
+    "--plain-share strips a share of the attribute world's objects and leaves the others (and the scenes drawn) as the world's."
+    diagnostic = benchmark_script("toyitm_grammar_diagnostic")
+    from vlconcepts.world_mixture import render_mixture_pool
+    images, scenes = diagnostic.training_pool("attributes", 40, 0.5)
+    world_images, world_scenes = render_mixture_pool(np.random.default_rng([3, 0]), 40, 64, {"attributes": 1})
+    plain = [ws.objects[0].state is None and ws.objects[0].pattern == "plain" for ws in scenes]
+    assert 5 < sum(plain) < 35
+    same = [k for k, p in enumerate(plain) if not p]
+    assert [scenes[k].objects[0] for k in same] == [world_scenes[k].objects[0] for k in same]
+    assert torch.allclose(images[same], world_images[same].float() / 255)
 
 
 def test_toyitm_false_captions_smoke(capsys, benchmark_script, one_torch_thread, tmp_path):
