@@ -236,6 +236,8 @@ def test_toyitm_grammar_diagnostic_plain_share(benchmark_script):
     same = [k for k, p in enumerate(plain) if not p]
     assert [scenes[k].objects[0] for k in same] == [world_scenes[k].objects[0] for k in same]
     assert torch.allclose(images[same], world_images[same].float() / 255)
+    for bad in (["--plain-share", "1.5"], ["--pool-world", "clevr", "--plain-share", "0.5"]):
+        with pytest.raises(SystemExit): diagnostic.main(bad)
 
 
 def test_toyitm_false_captions_smoke(capsys, benchmark_script, one_torch_thread, tmp_path):
