@@ -240,13 +240,15 @@ def test_toyitm_grammar_diagnostic_plain_share(benchmark_script):
         with pytest.raises(SystemExit): diagnostic.main(bad)
 
 
-def test_toyitm_false_captions_smoke(capsys, benchmark_script, one_torch_thread, tmp_path):
-    "benchmarks/toyitm_false_captions.py on smoke sizes: both pairings train, their scores are written and the rule is applied."
-    script = benchmark_script("toyitm_false_captions")
-    for pairing in ("edit", "independent"):
-        record = script.main(["train", "--pairing", pairing, "--steps", "2", "--pool-size", "24", "--test-scale", "0.02",
+def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread, tmp_path):
+    "benchmarks/toyitm_release_trials.py on smoke sizes: every variant trains, their scores are written and each trial's rule is applied."
+    script = benchmark_script("toyitm_release_trials")
+    for variant in script.VARIANTS:
+        record = script.main(["train", "--variant", variant, "--steps", "2", "--pool-size", "24", "--test-scale", "0.02",
                               "--out", str(tmp_path / "runs")])
         assert record["steps"] == 2 and set(record["scores"]) == set(script.ROWS)
+        assert record["config"]["worlds"].get("clevr_close_ups", 0) == (0.15 if variant == "clevr-close-ups" else 0)
     table = script.main(["report", "--out", str(tmp_path / "runs")])
-    assert sorted(table["pairing"]) == ["edit", "independent"]
-    assert "rule: " in capsys.readouterr().out
+    assert sorted(table["variant"]) == sorted(script.VARIANTS)
+    out = capsys.readouterr().out
+    assert out.count("rule: ") == len(script.TRIALS) and "clevr-close-ups vs independent" in out

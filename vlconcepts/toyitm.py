@@ -27,8 +27,8 @@ from .cub_data import CUB_GROUPS
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
-from .world_mixture import (CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene, check_mixture,
-                                      mixture_caption_pair, mixture_words, render_mixture_pool)
+from .world_mixture import (CLEVR_GRAMMAR_WORLDS, CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene,
+                                      check_mixture, mixture_caption_pair, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups, probe_accuracy,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8)
@@ -167,9 +167,10 @@ def shown_values(ws: WorldScene) -> set[str]:
 
 
 def surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
-    """Whether `donor`'s `caption` is surely false of `ws`: `caption_holds` between CLEVR scenes; a bird's caption of a scene
-    that is none (or the reverse); else when it names an object value (`object_value_words`) that `ws` does not show."""
-    if ws.world == donor.world == "clevr": return not caption_holds(ws.scene, caption)
+    """Whether `donor`'s `caption` is surely false of `ws`: `caption_holds` between scenes of one CLEVR-grammar world; a
+    bird's caption of a scene that is none (or the reverse); else when it names an object value (`object_value_words`) that
+    `ws` does not show."""
+    if ws.world == donor.world and ws.world in CLEVR_GRAMMAR_WORLDS: return not caption_holds(ws.scene, caption)
     if (ws.world == "birds") != (donor.world == "birds"): return True
     return bool({w for w in caption.split() if w in OBJECT_VALUE_WORDS} - shown_values(ws))
 
@@ -186,8 +187,8 @@ def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: d
 
 def world_itm_captions(ws: WorldScene, rng: np.random.Generator, caption_kinds: dict, field_probability: float = 0.5,
                        false_captions: str = "independent") -> tuple[str, str]:
-    "A true and a false caption of a pool scene in its world's grammar (CLEVR: `itm_captions`; else `mixture_caption_pair`)."
-    if ws.world == "clevr": return itm_captions(ws.scene, rng, caption_kinds, field_probability)
+    "A true and a false caption of a pool scene in its world's grammar (CLEVR and its close-ups: `itm_captions`; else `mixture_caption_pair`)."
+    if ws.world in CLEVR_GRAMMAR_WORLDS: return itm_captions(ws.scene, rng, caption_kinds, field_probability)
     return mixture_caption_pair(ws, rng, false_captions)
 
 

@@ -21,16 +21,17 @@ from .cub_data import CUB_GROUPS, cub_bird_spec
 from .caption_data import IMCAPS_TYPES, make_imcaps_pair
 
 # %% auto #0
-__all__ = ['WORLDS', 'DEFAULT_MIXTURE', 'BIRD_GROUP_WORDS', 'ATTRIBUTE_TEMPLATES', 'BIRD_ATTRIBUTE_TEMPLATE',
-           'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'FALSE_CAPTIONS', 'WorldScene', 'check_mixture',
-           'bird_world_vocab', 'close_up', 'sample_world_scene', 'attribute_words', 'named_attribute_words',
-           'swap_one_word', 'attribute_form', 'attribute_caption', 'bird_class_words', 'bird_caption',
-           'mixture_captioner', 'mixture_false_captioner', 'attribute_caption_pair', 'bird_caption_pair',
-           'mixture_caption_pair', 'mixture_scenes', 'render_mixture_pool', 'mixture_words']
+__all__ = ['WORLDS', 'DEFAULT_MIXTURE', 'CLEVR_GRAMMAR_WORLDS', 'BIRD_GROUP_WORDS', 'ATTRIBUTE_TEMPLATES',
+           'BIRD_ATTRIBUTE_TEMPLATE', 'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'FALSE_CAPTIONS', 'WorldScene',
+           'check_mixture', 'bird_world_vocab', 'close_up', 'sample_world_scene', 'attribute_words',
+           'named_attribute_words', 'swap_one_word', 'attribute_form', 'attribute_caption', 'bird_class_words',
+           'bird_caption', 'mixture_captioner', 'mixture_false_captioner', 'attribute_caption_pair',
+           'bird_caption_pair', 'mixture_caption_pair', 'mixture_scenes', 'render_mixture_pool', 'mixture_words']
 
 # %% ../nbs/04g_world_mixture.ipynb #f455253e
-WORLDS = ("clevr", "attributes", "birds", "imcaps")
+WORLDS = ("clevr", "attributes", "birds", "imcaps", "clevr_close_ups")
 DEFAULT_MIXTURE = {"clevr": 0.35, "attributes": 0.3, "birds": 0.15, "imcaps": 0.2}  # share of pool scenes per world
+CLEVR_GRAMMAR_WORLDS = ("clevr", "clevr_close_ups")  # worlds captioned by the model's own CLEVR captioner
 
 
 @dataclass
@@ -88,7 +89,7 @@ CLEVR_OBJECT_COUNTS = {"1": 0.5, "2": 0.3, "3": 0.2}  # P(a CLEVR scene has k ob
 
 
 def sample_world_scene(world: str, rng: np.random.Generator, object_counts: dict = CLEVR_OBJECT_COUNTS) -> WorldScene:
-    "One random scene of `world`: a CLEVR scene (k objects with P `object_counts[k]`), an attribute close-up, a bird or an ImCaps scene."
+    "One scene of `world`: CLEVR (k objects with P `object_counts[k]`), an attribute close-up, a bird, an ImCaps scene or a CLEVR close-up."
     if world == "clevr":
         counts, p = [int(k) for k in object_counts], np.asarray([float(v) for v in object_counts.values()])
         return WorldScene("clevr", place_scene(rng, counts[rng.choice(len(counts), p=p / p.sum())]))
@@ -98,6 +99,7 @@ def sample_world_scene(world: str, rng: np.random.Generator, object_counts: dict
         pair = make_imcaps_pair(rng, IMCAPS_TYPES[rng.integers(len(IMCAPS_TYPES))], check_visibility=False)
         side = int(rng.integers(2))
         return WorldScene("imcaps", pair.scenes[side], {"caption": pair.captions[side], "false": pair.captions[1 - side]})
+    if world == "clevr_close_ups": return WorldScene(world, close_up(rng, CLEVR_VOCAB, {}))
     raise InputValidationError(f"Unknown world {world!r}: use one of {WORLDS}.")
 
 # %% ../nbs/04g_world_mixture.ipynb #78d47df6
@@ -164,9 +166,9 @@ def bird_caption(ws: WorldScene, rng: np.random.Generator, swap: bool = False) -
 
 # %% ../nbs/04g_world_mixture.ipynb #b03e7a57
 def mixture_captioner(clevr_captioner: Callable) -> Callable:
-    "A `captioner(world_scene, rng) -> str` for every world; CLEVR scenes go to `clevr_captioner(scene, rng)`."
+    "A `captioner(world_scene, rng) -> str` for every world; CLEVR-grammar scenes go to `clevr_captioner(scene, rng)`."
     def captioner(ws: WorldScene, rng: np.random.Generator) -> str:
-        if ws.world == "clevr": return clevr_captioner(ws.scene, rng)
+        if ws.world in CLEVR_GRAMMAR_WORLDS: return clevr_captioner(ws.scene, rng)
         if ws.world == "attributes": return attribute_caption(ws, rng)
         if ws.world == "birds": return bird_caption(ws, rng)
         return ws.info["caption"]
@@ -176,7 +178,7 @@ def mixture_captioner(clevr_captioner: Callable) -> Callable:
 def mixture_false_captioner(clevr_false_captioner: Callable) -> Callable:
     "A `false_captioner(world_scene, rng) -> str` (a caption that is not true of the scene) for every world."
     def captioner(ws: WorldScene, rng: np.random.Generator) -> str:
-        if ws.world == "clevr": return clevr_false_captioner(ws.scene, rng)
+        if ws.world in CLEVR_GRAMMAR_WORLDS: return clevr_false_captioner(ws.scene, rng)
         if ws.world == "attributes": return attribute_caption(ws, rng, swap=True)
         if ws.world == "birds": return bird_caption(ws, rng, swap=True)
         return ws.info["false"]
@@ -213,7 +215,8 @@ def mixture_caption_pair(ws: WorldScene, rng: np.random.Generator, false_caption
     "A (true, false) caption pair of a non-CLEVR world scene: `edit` a one-word edit; `independent` drawn on its own."
     if false_captions not in FALSE_CAPTIONS:
         raise InputValidationError(f"false_captions={false_captions!r}: use one of {FALSE_CAPTIONS}.")
-    if ws.world == "clevr": raise InputValidationError("CLEVR caption pairs come from the model's own captioner (e.g. `toyitm.itm_captions`).")
+    if ws.world in CLEVR_GRAMMAR_WORLDS:
+        raise InputValidationError(f"{ws.world} caption pairs come from the model's own CLEVR captioner (e.g. `toyitm.itm_captions`).")
     if ws.world == "imcaps": return ws.info["caption"], ws.info["false"]      # ControlledImCaps pairs are minimal already
     if false_captions == "independent": return mixture_captioner(None)(ws, rng), mixture_false_captioner(None)(ws, rng)
     return (attribute_caption_pair if ws.world == "attributes" else bird_caption_pair)(ws, rng)
