@@ -107,17 +107,17 @@ def itm_images():
     return images.float() / 255
 
 
-TOYITM_TIES = {  # measured on the committed toyitm:default (the world mixture, corrected easy negatives, 8,000 steps): match-logit
-    # profiles with cosine ≥ 0.99. It matches colour and material words near chance (tables/toyitm_hidden_probe.md: its image tokens
-    # carry both), so prompts that differ in those words tie; the release before the easy-negative fix tied fewer (README).
-    "mit-states primitives": "4 pairs, e.g. 'this is rubber' ~ 'this is dark' 0.9997, 'this is rubber' ~ 'this is striped' 0.998",
-    "mit-states pairs": "227 pairs, e.g. 'this is red cylinder' ~ 'this is rubber cylinder' 1.000: the object word dominates",
-    "cub attributes": "13 pairs, e.g. '…whose head color is cyan' ~ '…whose wing color is cyan' 1.000",
-    "cub classes": "13 pairs, e.g. '…large solid gray pillar red headed green winged' ~ '…large dotted purple pillar blue headed "
-                   "green winged' 0.9998",
-    "mac": "8 pairs, e.g. 'a photo of blue object' ~ 'a photo of striped object' 0.996",
-    "binding": "53 pairs, e.g. 'a photo of cylinder behind sphere' ~ 'a photo of cylinder right sphere' 1.000",
-    "controlled imcaps": "84 pairs, e.g. 'a red cylinder before polishing' ~ 'a red cylinder after polishing' 0.9999"}
+TOYITM_TIES = {  # measured on the committed toyitm:default (2026-11-27: the world mixture plus plain CLEVR close-ups, 8,000 steps) over
+    # fresh renders of every world: match-logit profiles with cosine ≥ 0.99. It matches shapes but colour and material words only near
+    # chance (tables/toyitm_hidden_probe.md: its image tokens carry both), so prompts that differ in those words still tie. On these
+    # renders (every world of WORLDS, the CLEVR close-ups included) the release before it tied 7 MIT-States primitive pairs, 217
+    # MIT-States pairs, 18 CUB attribute and 21 class pairs, 9 MAC, 51 binding and 72 ControlledImCaps pairs; this one none, 185,
+    # none, 19, none, 7 and 6 (README).
+    "mit-states pairs": "185 pairs, e.g. 'this is rubber cylinder' ~ 'this is metal cylinder' 0.9999: the object word dominates",
+    "cub classes": "19 pairs, e.g. '…small striped red sphere purple headed green winged' ~ '…small dotted green sphere cyan headed "
+                   "purple winged' 0.998",
+    "binding": "7 pairs, e.g. 'a photo of cube front sphere' ~ 'a photo of cube behind sphere' 0.997",
+    "controlled imcaps": "6 pairs, e.g. 'a yellow cube to the right of a purple cylinder' ~ '… of a brown cylinder' 0.997"}
 
 
 def _toyitm_world(world):

@@ -36,9 +36,9 @@ from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_r
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'CHECKPOINT_FORMAT',
-           'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'NEUTRAL_CAPTION', 'world_words',
-           'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm', 'itm_captions',
+__all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'TOYITM_MIXTURE',
+           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'NEUTRAL_CAPTION',
+           'world_words', 'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm', 'itm_captions',
            'same_world_donors', 'object_value_words', 'shown_values', 'surely_false', 'render_itm_pool',
            'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
            'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm',
@@ -177,8 +177,12 @@ def surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
 
 OBJECT_VALUE_WORDS = object_value_words()
 
+# %% ../nbs/05b_toyitm.ipynb #b8d4f6a2
+TOYITM_MIXTURE = {**DEFAULT_MIXTURE, "clevr_close_ups": 0.15}  # ToyITM's worlds: the shared mixture plus plain CLEVR close-ups
+
+
 # %% ../nbs/05b_toyitm.ipynb #de42b705
-def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: dict, size: int, worlds: dict = DEFAULT_MIXTURE,
+def render_itm_pool(seed: int, pool_index: int, pool_size: int, object_counts: dict, size: int, worlds: dict = TOYITM_MIXTURE,
                     device="cpu") -> ScenePool:
     "Pool `pool_index` of training scenes from `(seed, pool_index)`: the world mixture `worlds` (`world_mixture.render_mixture_pool`)."
     rng = np.random.default_rng([int(seed), 2, int(pool_index)])
@@ -255,7 +259,7 @@ class ToyITMConfig:
     field_probability: float = 0.5                         # P(a caption names size / colour / material)
     easy_negative_fraction: float = 0.5                    # share of false captions taken from another scene of the batch
     false_captions: str = "independent"                    # close-ups' false captions: drawn on their own, or "edit" (one-word edits)
-    worlds: dict = field(default_factory=lambda: dict(DEFAULT_MIXTURE))  # share of pool scenes per tiny world (`world_mixture`)
+    worlds: dict = field(default_factory=lambda: dict(TOYITM_MIXTURE))  # share of pool scenes per tiny world (`world_mixture`)
     eval_every: int = 500                                  # steps between held-out evaluations
     eval_scenes: int = 96                                  # fresh single-object scenes per evaluation
     checkpoint_every: int = 50                             # steps between checkpoints
