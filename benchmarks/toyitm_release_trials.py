@@ -13,8 +13,9 @@ test seed 2024) and writes `<out>/<variant>-seed<seed>.json`. `report` prints ev
 what each trial's rule decides. Each rule was fixed before its runs and reads the three ToyITM bar rows only (close-up
 mean of the four attributes, attribute-world close-ups, bird close-ups; binary): findings are not looked at.
 
-The variants (`VARIANTS`):
-- `independent`: the release's own settings (the control of every trial, run on the same host and seeds).
+The variants (`VARIANTS`, each pinned to the settings it was measured with, whatever `ToyITMConfig()` says today):
+- `independent`: the release's settings until 2026-11-27 (independent pairs, the shared mixture `DEFAULT_MIXTURE`):
+  the control of both trials, run on the same host and seeds. Trial 2 made `clevr-close-ups` the release's settings.
 - `edit` (trial 1, 2026-11-25): a close-up's false caption is a one-word edit of its true caption
   (`world_mixture.mixture_caption_pair`), as CLEVR's ITM pairs already are, instead of drawn on its own.
   Rule: adopt when its mean over seeds of the three bar rows is higher than `independent`'s.
@@ -54,8 +55,10 @@ from vlconcepts.world_mixture import DEFAULT_MIXTURE  # noqa: E402
 BAR_ROWS = ("close_up", "world_attributes", "world_birds")  # the rows the ToyITM bar reads (binary)
 ROWS = ("close_up_color", "close_up_shape", "close_up_material", "close_up_size", *BAR_ROWS, "single", "binding", "relational")
 TEST_SIZES = dict(n_single=400, n_close_up=400, n_world=400, n_binding=200, n_relational=200, seed=2024)
-VARIANTS = {"independent": {}, "edit": {"false_captions": "edit"},  # ToyITMConfig fields each variant changes
-            "clevr-close-ups": {"worlds": {**DEFAULT_MIXTURE, "clevr_close_ups": 0.15}}}
+VARIANTS = {  # the ToyITMConfig fields each variant sets, pinned so that a trial reruns as it was measured
+    "independent": {"worlds": dict(DEFAULT_MIXTURE)},                          # the release's settings until 2026-11-27
+    "edit": {"false_captions": "edit", "worlds": dict(DEFAULT_MIXTURE)},
+    "clevr-close-ups": {"worlds": {**DEFAULT_MIXTURE, "clevr_close_ups": 0.15}}}  # = toyitm.TOYITM_MIXTURE, the release's since
 TRIALS = (("edit", "independent"), ("clevr-close-ups", "independent"))  # (variant, control): adopt when the variant's bar mean is higher
 
 
