@@ -28,26 +28,27 @@ from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RELATIONS, RENDER_VERSION, p
 from .attribute_object_data import attribute_world_vocab
 from .cub_data import CUB_GROUPS
 from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_OBJECT_COUNTS,
-                                      DEFAULT_MIXTURE, WorldScene, check_mixture, mixture_captioner, render_mixture_pool)
+                                      DEFAULT_MIXTURE, WorldScene, attribute_caption_pair, bird_caption_pair, check_mixture,
+                                      mixture_captioner, render_mixture_pool)
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'OPTIONAL_FIELDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT',
-           'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES', 'COLOR_SHAPE_LABELS', 'FULL_LABELS',
-           'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS', 'ACCURACY_BARS', 'toyclip_config',
-           'toyclip_model_name', 'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward',
-           'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr', 'parameter_groups',
-           'contrastive_step', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
-           'material_captioner', 'world_theme', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint',
-           'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step', 'resume_training',
-           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
-           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
-           'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
-           'part_colour_predictions', 'probe_accuracy', 'part_colour_probe', 'evaluate_zero_shot', 'world_eval_fn',
-           'missed_bars', 'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint',
-           'load_toyclip_checkpoint', 'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path',
-           'load_toyclip_model']
+__all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 'OPTIONAL_FIELDS', 'HARD_NEGATIVE_WORLDS',
+           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES',
+           'COLOR_SHAPE_LABELS', 'FULL_LABELS', 'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS', 'ACCURACY_BARS',
+           'toyclip_config', 'toyclip_model_name', 'register_toyclip_config', 'create_toyclip', 'normalize_images',
+           'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr',
+           'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss', 'TrainingConfig', 'world_captioner',
+           'render_world_pool', 'color_theme', 'material_captioner', 'world_theme', 'hard_negative_captioner',
+           'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
+           'training_parts', 'training_batch', 'toyclip_step', 'resume_training', 'train_toyclip', 'caption',
+           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
+           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
+           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
+           'part_colour_probe', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'export_release',
+           'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
+           'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -207,7 +208,19 @@ def contrastive_step(model, loss_fn, optimizer, images: torch.Tensor, tokens: to
     with torch.no_grad(): model.logit_scale.clamp_(0, math.log(100))
     return float(loss.detach())
 
+# %% ../nbs/05_toyclip.ipynb #c3d1e7a1
+def hard_negative_clip_loss(image_features: torch.Tensor, text_features: torch.Tensor, logit_scale: torch.Tensor) -> torch.Tensor:
+    """NegCLIP's loss: `text_features` holds the `B` captions of the `B` images, then any number of negative-only texts;
+    image → text cross-entropy over every text, text → image over the `B` captions; their mean."""
+    n = len(image_features)
+    labels = torch.arange(n, device=image_features.device)
+    logits = logit_scale * image_features @ text_features.T
+    return (torch.nn.functional.cross_entropy(logits, labels) + torch.nn.functional.cross_entropy(logits[:, :n].T, labels)) / 2
+
 # %% ../nbs/05_toyclip.ipynb #64036992
+HARD_NEGATIVES = ("none", "edit", "part-swap")  # `TrainingConfig.hard_negatives` (see `hard_negative_captioner`)
+
+
 @dataclass
 class TrainingConfig:
     "What ToyCLIP training depends on (stored in every checkpoint; a resumed run must match it)."
@@ -225,6 +238,7 @@ class TrainingConfig:
     themed_fraction: float = 0.3                              # share of steps whose batch shares a colour theme (hard negatives)
     material_themed_fraction: float = 0.0                     # share of steps whose batch is material-themed (see above; off by default)
     theme_colors: int = 2                                     # colours in a themed batch
+    hard_negatives: str = "none"                              # text-only negatives of attribute and bird captions (`HARD_NEGATIVES`)
     eval_every: int = 100                                     # steps between held-out evaluations
     eval_scenes: int = 192                                    # fresh single-object scenes per evaluation
     checkpoint_every: int = 100                               # steps between checkpoints
@@ -244,6 +258,8 @@ class TrainingConfig:
         if float(self.themed_fraction) + float(self.material_themed_fraction) > 1:
             raise InputValidationError(f"TrainingConfig.themed_fraction + material_themed_fraction must be at most 1, got "
                                        f"{self.themed_fraction} + {self.material_themed_fraction}.")
+        if self.hard_negatives not in HARD_NEGATIVES:
+            raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
         if int(self.theme_colors) < 1: raise InputValidationError(f"TrainingConfig.theme_colors must be positive, got {self.theme_colors}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
         self.worlds = check_mixture(self.worlds)
@@ -252,8 +268,11 @@ class TrainingConfig:
 # %% ../nbs/05_toyclip.ipynb #b2896ab1
 @patch
 def to_json(self: TrainingConfig) -> str:
-    "The config as JSON with sorted keys (what a checkpoint stores and a resumed run compares)."
-    return json.dumps(asdict(self), sort_keys=True)
+    """The config as JSON with sorted keys (what a checkpoint stores and a resumed run compares). `hard_negatives` is
+    stored only when set, so the runs and cached checkpoints of configs from before that option keep their JSON."""
+    fields = asdict(self)
+    if fields["hard_negatives"] == "none": del fields["hard_negatives"]
+    return json.dumps(fields, sort_keys=True)
 
 
 @patch(cls_method=True)
@@ -318,6 +337,21 @@ def _world_defaults(config: TrainingConfig, device, pool_fn: Callable | None, ca
     if theme_fn == "world": theme_fn = world_theme if pool_fn in (None, render_world_pool) else None
     pool_fn = pool_fn or (lambda config_, index: render_world_pool(config_, index, device=device))
     return pool_fn, captioner or mixture_captioner(world_captioner(config.caption_kinds)), theme_fn
+
+# %% ../nbs/05_toyclip.ipynb #c3d1e7a4
+HARD_NEGATIVE_WORLDS = ("attributes", "birds")  # the worlds whose captions get a one-word-edit negative
+
+
+def hard_negative_captioner(captioner: Callable, kind: str, negatives: dict) -> Callable:
+    """`captioner`, except that a scene of `HARD_NEGATIVE_WORLDS` draws (true, edited) and files the edit under its true
+    caption in `negatives` (the first scene to write a caption keeps its edit); `kind` is `"edit"` or `"part-swap"`."""
+    def draw(ws, rng: np.random.Generator) -> str:
+        if getattr(ws, "world", None) not in HARD_NEGATIVE_WORLDS: return captioner(ws, rng)
+        true, false = (attribute_caption_pair(ws, rng) if ws.world == "attributes"
+                       else bird_caption_pair(ws, rng, part_swap=kind == "part-swap"))
+        negatives.setdefault(true, false)
+        return true
+    return draw
 
 # %% ../nbs/05_toyclip.ipynb #7b217866
 CHECKPOINT_FORMAT = "toyclip-checkpoint"
@@ -387,7 +421,8 @@ def training_parts(config: TrainingConfig, device: torch.device) -> TrainingPart
     model.visual.to(memory_format=torch.channels_last)  # ~25% faster convolutions on CPU (measured: 0.29 → 0.22 s per batch)
     optimizer = torch.optim.AdamW(parameter_groups(model, config.weight_decay), lr=config.lr, betas=(0.9, 0.98), eps=1e-6)
     scaler = torch.amp.GradScaler(device.type, enabled=autocast_dtype(device) == torch.float16)
-    return TrainingParts(model, tokenizer, optimizer, scaler, open_clip.ClipLoss())
+    loss_fn = open_clip.ClipLoss() if config.hard_negatives == "none" else hard_negative_clip_loss
+    return TrainingParts(model, tokenizer, optimizer, scaler, loss_fn)
 
 # %% ../nbs/05_toyclip.ipynb #3bdfa456
 def _step_rng(seed: int, purpose: int, step: int) -> np.random.Generator:
@@ -397,11 +432,15 @@ def _step_rng(seed: int, purpose: int, step: int) -> np.random.Generator:
 
 def training_batch(pool: ScenePool, t: int, config: TrainingConfig, tokenizer: Callable, captioner: Callable,
                    theme_fn: Callable | None) -> tuple[torch.Tensor, list[str], torch.Tensor]:
-    "Step `t`'s batch from `pool`, drawn with the step's generator: images in [0, 1], captions (themed if `theme_fn` says so), tokens."
+    """Step `t`'s batch from `pool`, drawn with the step's generator: images in [0, 1], captions (themed if `theme_fn`
+    says so), tokens: the captions', then those of their `config.hard_negatives` (none that is a caption of the batch)."""
     rng = _step_rng(config.seed, 1, t)
     among, theme_captioner = theme_fn(pool, rng, config) if theme_fn is not None else (None, None)
-    images, captions = sample_batch(pool, theme_captioner or captioner, rng, config.batch_size, among=among)
-    return images, captions, tokenizer(captions)
+    captioner, negatives = theme_captioner or captioner, {}
+    if config.hard_negatives != "none": captioner = hard_negative_captioner(captioner, config.hard_negatives, negatives)
+    images, captions = sample_batch(pool, captioner, rng, config.batch_size, among=among)
+    extra = list(dict.fromkeys(negatives[c] for c in captions if c in negatives and negatives[c] not in set(captions)))
+    return images, captions, tokenizer(captions + extra)
 
 # %% ../nbs/05_toyclip.ipynb #87019117
 def toyclip_step(parts: TrainingParts, pool: ScenePool, t: int, config: TrainingConfig, captioner: Callable,

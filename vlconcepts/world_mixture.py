@@ -22,10 +22,10 @@ from .caption_data import IMCAPS_TYPES, make_imcaps_pair
 
 # %% auto #0
 __all__ = ['WORLDS', 'DEFAULT_MIXTURE', 'CLEVR_GRAMMAR_WORLDS', 'BIRD_GROUP_WORDS', 'ATTRIBUTE_TEMPLATES',
-           'BIRD_ATTRIBUTE_TEMPLATE', 'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'FALSE_CAPTIONS', 'WorldScene',
-           'check_mixture', 'bird_world_vocab', 'close_up', 'sample_world_scene', 'attribute_words',
-           'named_attribute_words', 'swap_one_word', 'attribute_form', 'attribute_caption', 'bird_class_words',
-           'bird_caption', 'mixture_captioner', 'mixture_false_captioner', 'attribute_caption_pair',
+           'BIRD_ATTRIBUTE_TEMPLATE', 'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'PART_COLOUR_GROUPS',
+           'FALSE_CAPTIONS', 'WorldScene', 'check_mixture', 'bird_world_vocab', 'close_up', 'sample_world_scene',
+           'attribute_words', 'named_attribute_words', 'swap_one_word', 'attribute_form', 'attribute_caption',
+           'bird_class_words', 'bird_caption', 'mixture_captioner', 'mixture_false_captioner', 'attribute_caption_pair',
            'bird_caption_pair', 'mixture_caption_pair', 'mixture_scenes', 'render_mixture_pool', 'mixture_words']
 
 # %% ../nbs/04g_world_mixture.ipynb #f455253e
@@ -192,8 +192,12 @@ def attribute_caption_pair(ws: WorldScene, rng: np.random.Generator) -> tuple[st
     return form(chosen), form(swap_one_word(chosen, rng))
 
 
-def bird_caption_pair(ws: WorldScene, rng: np.random.Generator) -> tuple[str, str]:
-    "A true bird caption (`bird_caption`'s draws) and its one-word edit: one named group's value replaced, so false."
+PART_COLOUR_GROUPS = ("has_primary_color", "has_head_color", "has_wing_color")  # the groups that colour a part of the bird
+
+
+def bird_caption_pair(ws: WorldScene, rng: np.random.Generator, part_swap: bool = False) -> tuple[str, str]:
+    """A true bird caption (`bird_caption`'s draws) and its one-word edit: one named group's value replaced, so false.
+    `part_swap=True`: an edited part colour becomes a colour the bird shows on another part (a binding negative)."""
     bird, groups = dict(ws.info["bird"]), list(CUB_GROUPS)
     if rng.random() < 0.5:
         named = [groups[rng.integers(len(groups))]]
@@ -204,6 +208,7 @@ def bird_caption_pair(ws: WorldScene, rng: np.random.Generator) -> tuple[str, st
         form = lambda b: BIRD_CLASS_TEMPLATE.format(" ".join(bird_class_words(b)[g] for g in named))
     g = named[rng.integers(len(named))]
     others = [v for v in CUB_GROUPS[g] if v != bird[g]]
+    if part_swap and g in PART_COLOUR_GROUPS: others = sorted({bird[h] for h in PART_COLOUR_GROUPS} - {bird[g]}) or others
     return form(bird), form({**bird, g: others[rng.integers(len(others))]})
 
 
