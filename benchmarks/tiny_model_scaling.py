@@ -67,7 +67,18 @@ Rule: an arm is adopted as ToyCLIP's recipe when (a) its mean over the three see
 (b) its training costs at most 15% more per step than the release's on the 2-core CPU (`--steps 60 --device cpu
 --threads 1`, both arms in one run). If both arms qualify, the higher mean. The bars are not part of the rule, and the
 binding and relation accuracies (findings, not targets) are not looked at. Adoption means: the release is retrained
-on the CPU at seed 0 with the adopted setting, and every table that reads ToyCLIP is rebuilt."""
+on the CPU at seed 0 with the adopted setting, and every table that reads ToyCLIP is rebuilt.
+Measured 2026-11-27 on one lent H100 (torch 2.11 + CUDA 13, bf16 autocast), the nine runs side by side in one call
+(`--device cuda --threads 1 --seed S`, 158-191 s of training each; records in
+benchmarks/measured/2026-11-27_h100_toyclip_negatives.jsonl). Seed 0 of `clip-2k` reproduced the 2026-11-26 run to the
+last digit. Mean ± sd over seeds 0-2 of the world-recognition mean, and the birds' body / head / wing colour:
+- clip-2k (the release's recipe): 0.730 ± 0.003; 0.39 / 0.46 / 0.19;
+- clip-2k-edit-negatives: 0.731 ± 0.005; 0.36 / 0.46 / 0.21;
+- clip-2k-part-swap-negatives: 0.724 ± 0.003; 0.36 / 0.43 / 0.21.
+Neither arm meets (a) (+0.001 against a spread of 0.005; -0.006), so nothing is adopted and (b) was not measured. The
+attribute kinds did not move either (material 0.71 / 0.70 / 0.70, state 0.64 / 0.65 / 0.65). A negative that names
+another part's colour beside every bird caption, at every step, does not make this CLIP bind a colour to its part at the
+release's compute; the text-only negatives cost 20% more time per step on the GPU."""
 import argparse
 import json
 from itertools import combinations
