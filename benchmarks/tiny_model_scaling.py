@@ -78,7 +78,17 @@ last digit. Mean ± sd over seeds 0-2 of the world-recognition mean, and the bir
 Neither arm meets (a) (+0.001 against a spread of 0.005; -0.006), so nothing is adopted and (b) was not measured. The
 attribute kinds did not move either (material 0.71 / 0.70 / 0.70, state 0.64 / 0.65 / 0.65). A negative that names
 another part's colour beside every bird caption, at every step, does not make this CLIP bind a colour to its part at the
-release's compute; the text-only negatives cost 20% more time per step on the GPU."""
+release's compute; the text-only negatives cost 20% more time per step on the GPU.
+
+**Trial: a wider model at the release's steps, written down 2026-11-27 before any run.** Is the part-colour binding a
+matter of width? The prompts "... whose primary colour is X" and "... whose head colour is X" nearly tie in the text
+tower (`tests/test_tiny_vocabulary.py`) while a probe reads body and head colour from the image embedding at 0.80 and
+0.74, so the text tower and the joint space (64 wide) are suspects. `clip-2k-text-wide` widens the text tower and the
+embedding to 128 (the image tower stays; cheap on the CPU); `clip-2k-wide` also doubles the image tower's base width
+(about twice the CPU time per step: a diagnostic of what width buys, outside the CPU budget). Seeds 0-2 of both and of
+`clip-2k` in one call on one device. Rule, as the negatives trial's: `clip-2k-text-wide` is adopted when (a) its
+three-seed mean of the world-recognition mean exceeds `clip-2k`'s by more than the larger seed sd, and (b) its CPU cost
+per step is at most 15% over the release's; `clip-2k-wide` is not a candidate (it fails (b) by construction)."""
 import argparse
 import json
 from itertools import combinations
@@ -130,6 +140,8 @@ ARMS = {a.name: a for a in (
     Arm("clip-2k-random-birds", "clip", 2000, cost=1.1, bird_batches="random-birds"),
     Arm("clip-2k-edit-negatives", "clip", 2000, cost=1.1, hard_negatives="edit"),
     Arm("clip-2k-part-swap-negatives", "clip", 2000, cost=1.1, hard_negatives="part-swap"),
+    Arm("clip-2k-wide", "clip", 2000, {"vision_width": 32, "text_width": 128, "embed_dim": 128}, 2.0),
+    Arm("clip-2k-text-wide", "clip", 2000, {"text_width": 128, "embed_dim": 128}, 1.1),
 )}
 DEFAULT_ORDER = tuple(ARMS)
 SMOKE = dict(steps=6, pool_size=48, pool_steps=3, n_test=24)
