@@ -88,7 +88,18 @@ embedding to 128 (the image tower stays; cheap on the CPU); `clip-2k-wide` also 
 (about twice the CPU time per step: a diagnostic of what width buys, outside the CPU budget). Seeds 0-2 of both and of
 `clip-2k` in one call on one device. Rule, as the negatives trial's: `clip-2k-text-wide` is adopted when (a) its
 three-seed mean of the world-recognition mean exceeds `clip-2k`'s by more than the larger seed sd, and (b) its CPU cost
-per step is at most 15% over the release's; `clip-2k-wide` is not a candidate (it fails (b) by construction)."""
+per step is at most 15% over the release's; `clip-2k-wide` is not a candidate (it fails (b) by construction).
+Measured 2026-11-27 on one lent H100, the nine runs side by side in one call (148-157 s of training each; records in
+benchmarks/measured/2026-11-27_h100_toyclip_width.jsonl; `clip-2k` reproduced the negatives trial's three runs to the last
+digit). Mean ± sd over seeds 0-2 of the world-recognition mean, attribute material / state, birds' body / head / wing colour:
+- clip-2k: 0.730 ± 0.003; 0.71 / 0.64; 0.39 / 0.46 / 0.19;
+- clip-2k-text-wide: 0.742 ± 0.002; 0.79 / 0.67; 0.37 / 0.50 / 0.21;
+- clip-2k-wide: 0.739 ± 0.020; 0.72 / 0.67; 0.40 / 0.49 / 0.21.
+`clip-2k-text-wide` meets (a) (+0.013 against a spread of 0.003), mostly through material. (b), on the AVX2 CPU with
+nothing else running, one thread, 60 steps of each in both orders (benchmarks/measured/2026-11-27_cpu_toyclip_text_wide_cost.txt):
+a median 0.80 and 0.92 s per step against the release's 0.63 and 0.51, 1.27x and 1.80x, above the rule's 1.15x. Not
+adopted: the wider text tower buys about a point of recognition for more than a quarter more training time, where the
+release already takes 842-956 s of the 15-minute budget on this host. Neither width moves the part colours."""
 import argparse
 import json
 from itertools import combinations

@@ -60,7 +60,8 @@ def test_default_checkpoint_meets_the_accuracy_bars():
                           "twins as hard negatives at the release's 2,000 steps read them at 0.50 / 0.47 / 0.23, as the same birds "
                           "drawn at random do (0.44 / 0.53 / 0.20; benchmarks/measured/2026-11-27_cpu_part_swap_arms.jsonl); text-only "
                           "hard negatives (TrainingConfig.hard_negatives, seeds 0-2 on a lent H100) leave the mean at 0.731 / 0.724 against "
-                          "0.730 (benchmarks/measured/2026-11-27_h100_toyclip_negatives.jsonl)", strict=True)
+                          "0.730 (benchmarks/measured/2026-11-27_h100_toyclip_negatives.jsonl); a text tower and embedding twice as wide "
+                          "0.742, the part colours unmoved (benchmarks/measured/2026-11-27_h100_toyclip_width.jsonl)", strict=True)
 def test_default_checkpoint_meets_the_world_bars():
     "Issue 18's bars in every tiny world: each (world, attribute kind) ≥ 0.80 and their mean ≥ 0.90 on unseen close-ups."
     model = load_model("toyclip:default", device="cpu")
