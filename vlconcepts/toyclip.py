@@ -28,7 +28,7 @@ from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RELATIONS, RENDER_VERSION, p
 from .attribute_object_data import attribute_world_vocab
 from .cub_data import CUB_GROUPS
 from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_OBJECT_COUNTS,
-                                      DEFAULT_MIXTURE, WorldScene, attribute_caption_pair, bird_caption_pair, check_mixture,
+                                      DEFAULT_MIXTURE, PART_COLOUR_GROUPS, WorldScene, attribute_caption_pair, bird_caption_pair, check_mixture,
                                       mixture_captioner, render_mixture_pool)
 
 logger = get_logger(__name__)
@@ -706,7 +706,7 @@ def missed_world_bars(recognition: dict, bars: dict = WORLD_BARS) -> dict:
     return missed
 
 # %% ../nbs/05_toyclip.ipynb #3b95338d
-PART_COLOUR_KINDS = ("has_primary_color", "has_head_color", "has_wing_color")
+PART_COLOUR_KINDS = PART_COLOUR_GROUPS  # the birds' part colours (`world_mixture.PART_COLOUR_GROUPS`)
 
 
 def shown_colour_errors(birds: Sequence[dict], predictions: dict) -> dict:
