@@ -210,6 +210,12 @@ def test_toyitm_grammar_diagnostic_smoke(capsys, benchmark_script, one_torch_thr
     assert ws.objects[0].color in true.split() and ws.objects[0].color not in false.split()
     true, false = diagnostic.ARMS["CLEVR noun phrase, colour swaps only"](ws, rng)
     assert ws.objects[0].color in true.split() and len(set(true.split()) ^ set(false.split())) == 2
+    diagnostic.main(["--steps", "2", "--pool", "40", "--test", "8", "--seeds", "0", "--threads", "1", "--pool-world", "clevr",
+                     "--arms", "CLEVR noun phrase", "--fields"])
+    header = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| training captions"))
+    assert [c.strip() for c in header.split("|")[2:7]] == ["CLEVR close-ups, noun phrase", "CLEVR close-ups, shape swaps",
+                                                           "CLEVR close-ups, material swaps", "CLEVR close-ups, size swaps",
+                                                           "attribute close-ups, own grammar"], header
 
 
 @pytest.mark.parametrize("world, plain_share", [("attributes", 1.0), ("clevr", 0.0)])
