@@ -30,9 +30,9 @@ __all__ = ['HOLDS', 'FAILS', 'INCONCLUSIVE', 'NOT_MEASURED', 'MIN_GAP', 'MIN_ITE
            'read_result_table', 'Cell', 'seed_rows', 'seed_values', 'seed_items', 'measure', 'Diff', 'Mean', 'FirstOf',
            'RankCorrelation', 'evaluate_term', 'verdict_margin', 'verdict', 'combine_verdicts', 'firm_across_hosts',
            'Check', 'Cause', 'Finding', 'format_measure', 'assess_finding', 'assess_findings', 'summary_line',
-           'compmap_cell', 'binding_cell', 'purity_cell', 'purity_fig2_cell', 'mean_concept_correlation',
-           'fig3_training_cell', 'probe_cell', 'probe_em', 'error_share', 'cic_image_score', 'zero_score_share',
-           'mac_cell', 'mac_branch_change', 'mac_drop', 'finding']
+           'compmap_cell', 'binding_cell', 'purity_cell', 'purity_fig2_cell', 'mean_concept_correlation', 'probe_cell',
+           'probe_em', 'error_share', 'cic_image_score', 'zero_score_share', 'mac_cell', 'mac_branch_change',
+           'mac_drop', 'finding']
 
 # %% ../nbs/60_findings.ipynb #59e26576
 class Measure(NamedTuple):
@@ -552,28 +552,21 @@ def mean_concept_correlation(model: str) -> FirstOf:
 # %% ../nbs/60_findings.ipynb #e7a1c3b1
 FIG3_TRAINING = "purity_fig3_training"                         # the Fig. 3 pair under both trainings (experiments/33)
 PAPER_TRAINING_ROW, PROFILE_TRAINING_ROW = r"the paper's .*", r"this profile's .*"   # its `training` labels
-
-
-def fig3_training_cell(training: str, model: str, column: str) -> Cell:
-    "`model`'s `column` in `purity_fig3_training` under `training` (`PAPER_TRAINING_ROW` or `PROFILE_TRAINING_ROW`)."
-    return Cell(FIG3_TRAINING, column, training, (("model", model),))
-
-
 _PAPER_TRAINED = "trained as the paper trains them (its epochs, width and batch size; the same images and seeds)"
 SHORT_TRAINING_TASK = Cause(
     "this profile trains each CBM for fewer epochs at half the width (the table's captions say how many), and so trained "
     "the plain CBM learns the task less well, leaving CBM-S less to fall below on clean images; "
     f"{_PAPER_TRAINED}, the plain CBM's clean test task accuracy rises and CBM-S's lies below it, the paper's direction",
     (FIG3_TRAINING,),
-    support=(Check(fig3_training_cell(PAPER_TRAINING_ROW, "cbm_spurious", "test task accuracy"), "<",
-                   fig3_training_cell(PAPER_TRAINING_ROW, "cbm", "test task accuracy"), min_gap=0.03),
-             Check(fig3_training_cell(PAPER_TRAINING_ROW, "cbm", "test task accuracy"), ">",
-                   fig3_training_cell(PROFILE_TRAINING_ROW, "cbm", "test task accuracy"), min_gap=0.03)))
+    support=(Check(_P("fig3_training", PAPER_TRAINING_ROW, "test task accuracy", model="cbm_spurious"), "<",
+                   _P("fig3_training", PAPER_TRAINING_ROW, "test task accuracy", model="cbm"), min_gap=0.03),
+             Check(_P("fig3_training", PAPER_TRAINING_ROW, "test task accuracy", model="cbm"), ">",
+                   _P("fig3_training", PROFILE_TRAINING_ROW, "test task accuracy", model="cbm"), min_gap=0.03)))
 SHORT_TRAINING_IMPURITY = Cause(
     f"under this profile's shorter, narrower training the impurity gap is within the seed spread; {_PAPER_TRAINED}, "
     "CBM-S's OIS and NIS both exceed the plain CBM's, the paper's direction", (FIG3_TRAINING,),
-    support=tuple(Check(fig3_training_cell(PAPER_TRAINING_ROW, "cbm_spurious", m), ">", fig3_training_cell(PAPER_TRAINING_ROW, "cbm", m),
-                        min_gap=0.03) for m in ("ois", "nis")))
+    support=tuple(Check(_P("fig3_training", PAPER_TRAINING_ROW, m, model="cbm_spurious"), ">",
+                        _P("fig3_training", PAPER_TRAINING_ROW, m, model="cbm"), min_gap=0.03) for m in ("ois", "nis")))
 
 
 # %% ../nbs/60_findings.ipynb #0dc5b080
