@@ -55,7 +55,13 @@ The variants (`VARIANTS`, each pinned to the settings it was measured with, what
   half of the scenes (`clevr_close_ups` 1.0 beside the other worlds' 1.0, against 0.15), `--steps 3000`. Reading,
   written before the runs: if close-up colour and material both reach 0.9 in every seed, the share of plain close-ups
   (their dilution among the other worlds) is what holds the release back; if both stay near chance in every seed, the
-  other worlds' scenes and captions interfere whatever the share; anything between is reported as it is."""
+  other worlds' scenes and captions interfere whatever the share; anything between is reported as it is.
+- `clevr-close-ups-half` (trial 3, rule written 2026-11-27 before any of its runs, after seed 0 of the `close-ups-half`
+  diagnostic read the three bar rows at 0.895 / 0.703 / 0.626 in 3,000 steps): the release's mixture with plain close-ups
+  at half of the scenes, at release length (8,000 steps; `--steps` default). Rule: adopt when its mean over seeds 0, 1
+  and 2 of the three bar rows is higher than `clevr-close-ups`' (the release's settings since 2026-11-27) on the same
+  seeds and host. Adopting means a new `toyitm.TOYITM_MIXTURE`, `toyitm:default` its seed-0 run, and a rebuild of every
+  notebook that reads ToyITM."""
 import argparse
 import json
 import sys
@@ -82,8 +88,9 @@ VARIANTS = {  # the ToyITMConfig fields each variant sets, pinned so that a tria
     "edit": {"false_captions": "edit", "worlds": dict(DEFAULT_MIXTURE)},
     "clevr-close-ups": {"worlds": {**DEFAULT_MIXTURE, "clevr_close_ups": 0.15}},  # = toyitm.TOYITM_MIXTURE, the release's since
     "close-ups-only": {"worlds": {"clevr_close_ups": 1.0}},  # a diagnostic, not a candidate release (see the docstring)
-    "close-ups-half": {"worlds": {**DEFAULT_MIXTURE, "clevr_close_ups": 1.0}}}  # a diagnostic: plain close-ups at half the scenes
-TRIALS = (("edit", "independent"), ("clevr-close-ups", "independent"))  # (variant, control): adopt when the variant's bar mean is higher
+    "close-ups-half": {"worlds": {**DEFAULT_MIXTURE, "clevr_close_ups": 1.0}},  # a diagnostic: plain close-ups at half the scenes
+    "clevr-close-ups-half": {"worlds": {**DEFAULT_MIXTURE, "clevr_close_ups": 1.0}}}  # trial 3: the same mixture at release length
+TRIALS = (("edit", "independent"), ("clevr-close-ups", "independent"), ("clevr-close-ups-half", "clevr-close-ups"))  # (variant, control): adopt when the variant's bar mean is higher
 
 
 def run_dir_of(config: ToyITMConfig) -> Path:

@@ -253,7 +253,8 @@ def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread,
         record = script.main(["train", "--variant", variant, "--steps", "2", "--pool-size", "24", "--test-scale", "0.02",
                               "--out", str(tmp_path / "runs")])
         assert record["steps"] == 2 and set(record["scores"]) == set(script.ROWS)
-        assert record["config"]["worlds"].get("clevr_close_ups", 0) == {"clevr-close-ups": 0.15, "close-ups-only": 1.0, "close-ups-half": 1.0}.get(variant, 0)
+        assert record["config"]["worlds"].get("clevr_close_ups", 0) == {"clevr-close-ups": 0.15, "close-ups-only": 1.0, "close-ups-half": 1.0,
+                                                                     "clevr-close-ups-half": 1.0}.get(variant, 0)
     assert set(script.VARIANTS["close-ups-only"]["worlds"]) == {"clevr_close_ups"}      # the diagnostic trains on that world alone
     table = script.main(["report", "--out", str(tmp_path / "runs")])
     assert sorted(table["variant"]) == sorted(script.VARIANTS)
