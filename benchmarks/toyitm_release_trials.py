@@ -56,6 +56,11 @@ The variants (`VARIANTS`, each pinned to the settings it was measured with, what
   written before the runs: if close-up colour and material both reach 0.9 in every seed, the share of plain close-ups
   (their dilution among the other worlds) is what holds the release back; if both stay near chance in every seed, the
   other worlds' scenes and captions interfere whatever the share; anything between is reported as it is.
+  Measured 2026-11-27 (benchmarks/measured/2026-11-27_toyitm_close_ups_half.txt; 479-536 s each): close-up colour 0.890 /
+  0.739 / 0.605, material 0.740 / 0.686 / 0.735 (shape 0.958, size 0.984; close-up mean 0.852 ± 0.040, attribute world
+  0.667 ± 0.031, birds 0.619 ± 0.012). Between, read as it is: at half of the scenes both matches form well above the
+  release's (colour 0.57, material 0.51 at 8,000 steps) and below close-ups alone (0.96, 0.91), so the share matters, and
+  the other worlds still slow the two matches at that share.
 - `clevr-close-ups-half` (trial 3, rule written 2026-11-27 before any of its runs, after seed 0 of the `close-ups-half`
   diagnostic read the three bar rows at 0.895 / 0.703 / 0.626 in 3,000 steps): the release's mixture with plain close-ups
   at half of the scenes, at release length (8,000 steps; `--steps` default). Rule: adopt when its mean over seeds 0, 1
