@@ -4,6 +4,9 @@ PYTHON ?= python3
 # notebooks `make figures` runs at once (empty: as many as the cores hold, at most 4). Every tiny kernel runs on one
 # torch thread whatever JOBS is, so JOBS changes the wall time, never a number (vlconcepts.cli.PROFILE_THREADS).
 JOBS   ?=
+# pytest workers `make test` runs at once (pytest-xdist; empty: one per core, at most 4). Most of the suite is notebooks
+# and trainings on one torch thread each, so a second worker on a 2-core machine nearly halves the wall time.
+TEST_JOBS ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -29,7 +32,8 @@ figures: install
 	$(BIN)/vlconcepts rebuild --profile tiny $(if $(JOBS),--jobs $(JOBS))
 
 test: install
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg $(BIN)/python -m pytest
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg $(BIN)/python -m pytest \
+	  -n $(or $(TEST_JOBS),$(shell $(PYTHON) -c 'import os; print(min(4, len(os.sched_getaffinity(0))))'))
 
 # JupyterLab from .venv on nbs/, with this venv's Python registered (inside .venv) as the kernel the notebooks
 # name in their metadata ("python3"), so every chapter and experiment opens on the interpreter vlconcepts is installed in.
