@@ -178,7 +178,7 @@ def surely_false(ws: WorldScene, donor: WorldScene, caption: str) -> bool:
 OBJECT_VALUE_WORDS = object_value_words()
 
 # %% ../nbs/05b_toyitm.ipynb #b8d4f6a2
-TOYITM_MIXTURE = {**DEFAULT_MIXTURE, "clevr_close_ups": 0.15}  # ToyITM's worlds: the shared mixture plus plain CLEVR close-ups
+TOYITM_MIXTURE = {**DEFAULT_MIXTURE, "clevr_close_ups": 1.0}  # ToyITM's worlds: the shared mixture plus as many plain CLEVR close-ups
 
 
 # %% ../nbs/05b_toyitm.ipynb #de42b705
