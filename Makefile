@@ -5,7 +5,7 @@ PYTHON ?= python3
 # torch thread whatever JOBS is, so JOBS changes the wall time, never a number (vlconcepts.cli.PROFILE_THREADS).
 JOBS   ?=
 # pytest workers `make test` runs at once (pytest-xdist; empty: one per core, at most 4). Most of the suite is notebooks
-# and trainings on one torch thread each, so a second worker on a 2-core machine nearly halves the wall time.
+# and trainings on one torch thread each, which leave a second core idle (measured with two workers: README, `make test` row).
 TEST_JOBS ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
