@@ -3,6 +3,7 @@
     python benchmarks/toyitm_release_trials.py train --variant clevr-close-ups --seed 0 [--steps 8000] [--threads 1] [--out DIR]
                                                 [--pool-size 1024] [--test-scale 1.0]   (smaller: a smoke run, not a measurement)
     python benchmarks/toyitm_release_trials.py report [--out DIR]
+    python benchmarks/toyitm_release_trials.py edits --variant A --variant B [--seed 0 --seed 1 ...]
 
 `train` trains one ToyITM with the release's settings (`toyitm.ToyITMConfig()`: the world mixture, 8,000 steps) except
 the variant's and `seed`, in the cache folder the experiment notebook uses for that config
@@ -10,7 +11,8 @@ the variant's and `seed`, in the cache folder the experiment notebook uses for t
 one resumes). It then scores the run with `toyitm.evaluate_itm` on the experiment's test sizes and seed (400 close-ups,
 400 CLEVR-view scenes, 400 close-ups of each of the attribute and bird worlds, 200 binding and 200 relational scenes,
 test seed 2024) and writes `<out>/<variant>-seed<seed>.json`. `report` prints every run, the mean ± sd per variant, and
-what each trial's rule decides. Each rule was fixed before its runs and reads the three ToyITM bar rows only (close-up
+what each trial's rule decides. `edits` reloads finished runs and splits their two world rows by the kind of the edited
+word (`toyitm.world_edit_accuracies`, the same test pairs), mean ± sd over the seeds: a diagnostic, read by no rule. Each rule was fixed before its runs and reads the three ToyITM bar rows only (close-up
 mean of the four attributes, attribute-world close-ups, bird close-ups; binary): findings are not looked at.
 
 The variants (`VARIANTS`, each pinned to the settings it was measured with, whatever `ToyITMConfig()` says today):
@@ -86,7 +88,15 @@ The variants (`VARIANTS`, each pinned to the settings it was measured with, what
   same seeds and host. The control runs are trial 3's (`clevr-close-ups-half`, seeds 0-2), trained on this host in the
   same cache; seed 0 of the control is retrained in a separate cache in the same session to check that it repeats on
   this host. Adopting means `ToyITMConfig().false_captions = "edit"`, `toyitm:default` its seed-0 run, and a rebuild of
-  every notebook that reads ToyITM."""
+  every notebook that reads ToyITM.
+  Measured 2026-11-27 on the same host as trial 3 (one thread per run, two at a time, 604-627 s of training each; the
+  control's seed 0, retrained in a separate cache, repeated trial 3's scores bit for bit;
+  benchmarks/measured/2026-11-27_toyitm_clevr_close_ups_half_edit_release.txt): 0.776 against 0.778, so the release
+  keeps independent pairs. Attribute world 0.736 ± 0.034 against 0.725 ± 0.022, birds 0.639 ± 0.007 against 0.654 ±
+  0.028, close-ups 0.952 ± 0.036 against 0.956 ± 0.016: no row moves beyond the seed spread. Split by the edited word
+  (`edits`), both read pattern at chance (attribute world 0.49 / 0.51, birds 0.51 / 0.52), state 0.59 / 0.59, material
+  0.62 / 0.60 and the birds' part colours 0.50-0.59, against size 0.92-0.96: the pairs the model trains on do not
+  decide which words it matches."""
 import argparse
 import json
 import sys
@@ -102,7 +112,8 @@ from _common import load  # noqa: E402
 
 from vlconcepts.cache import dataset_fingerprint  # noqa: E402
 from vlconcepts.core import atomic_write, cache_dir  # noqa: E402
-from vlconcepts.toyitm import ToyITMConfig, evaluate_itm, itm_eval_fn, train_toyitm  # noqa: E402
+from vlconcepts.toyitm import (CLOSE_UP_WORLDS, ToyITMConfig, evaluate_itm, itm_eval_fn, train_toyitm,  # noqa: E402
+                               world_edit_accuracies)
 from vlconcepts.world_mixture import DEFAULT_MIXTURE  # noqa: E402
 
 BAR_ROWS = ("close_up", "world_attributes", "world_birds")  # the rows the ToyITM bar reads (binary)
@@ -162,11 +173,27 @@ def report(out: Path) -> pd.DataFrame:
     return table
 
 
+def edit_split(variants, seeds, steps: int, pool_size: int = 1024, test_scale: float = 1.0) -> pd.DataFrame:
+    "Finished runs of `variants` × `seeds` (never trained here) with their world rows split by the edited word's kind, mean ± sd over seeds."
+    frames = []
+    for variant in variants:
+        for seed in seeds:
+            config = ToyITMConfig(seed=seed, steps=steps, pool_size=pool_size, **VARIANTS[variant])
+            if not (run_dir_of(config) / "last.pt").is_file(): raise SystemExit(f"No finished run of {variant} seed {seed}: run `train` first.")
+            run = train_toyitm(config, run_dir_of(config), device="cpu")
+            if run.step < config.steps: raise SystemExit(f"{variant} seed {seed} stopped at step {run.step} of {config.steps}.")
+            frames += [world_edit_accuracies(run.model, w, max(2, round(TEST_SIZES["n_world"] * test_scale)), seed=TEST_SIZES["seed"]).assign(variant=variant, seed=seed)
+                       for w in CLOSE_UP_WORLDS]
+    table = pd.concat(frames).groupby(["world", "edited word", "variant"], sort=False)["binary"].agg(["mean", "std", "count"]).unstack("variant")
+    print(table.to_string(float_format="%.3f"))
+    return table
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("train", "report"))
-    parser.add_argument("--variant", choices=tuple(VARIANTS), default="clevr-close-ups")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("command", choices=("train", "report", "edits"))
+    parser.add_argument("--variant", choices=tuple(VARIANTS), action="append", help="one for train; edits: any number (default: clevr-close-ups)")
+    parser.add_argument("--seed", type=int, action="append", help="one for train (default 0); edits: any number (default 0, 1, 2)")
     parser.add_argument("--steps", type=int, default=ToyITMConfig().steps)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", type=Path, default=cache_dir() / "toyitm-release-trials")
@@ -175,8 +202,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     if args.command == "report": return report(args.out)
+    variants, seeds = args.variant or ["clevr-close-ups"], args.seed or ([0] if args.command == "train" else [0, 1, 2])
+    if args.command == "edits": return edit_split(variants, seeds, args.steps, args.pool_size, args.test_scale)
+    if len(variants) > 1 or len(seeds) > 1: parser.error("train takes one --variant and one --seed")
     print(load())
-    record = train_and_score(args.variant, args.seed, args.steps, args.out, args.pool_size, args.test_scale)
+    record = train_and_score(variants[0], seeds[0], args.steps, args.out, args.pool_size, args.test_scale)
     print(json.dumps({k: v for k, v in record.items() if k not in ("curve", "config")}))
     return record
 

@@ -254,9 +254,15 @@ def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread,
                               "--out", str(tmp_path / "runs")])
         assert record["steps"] == 2 and set(record["scores"]) == set(script.ROWS)
         assert record["config"]["worlds"].get("clevr_close_ups", 0) == {"clevr-close-ups": 0.15, "close-ups-only": 1.0, "close-ups-half": 1.0,
-                                                                     "clevr-close-ups-half": 1.0}.get(variant, 0)
+                                                                     "clevr-close-ups-half": 1.0, "clevr-close-ups-half-edit": 1.0}.get(variant, 0)
+        assert record["config"]["false_captions"] == ("edit" if variant.endswith("edit") else "independent")
     assert set(script.VARIANTS["close-ups-only"]["worlds"]) == {"clevr_close_ups"}      # the diagnostic trains on that world alone
     table = script.main(["report", "--out", str(tmp_path / "runs")])
     assert sorted(table["variant"]) == sorted(script.VARIANTS)
     out = capsys.readouterr().out
     assert out.count("rule: ") == len(script.TRIALS) and "clevr-close-ups vs independent" in out
+    split = script.main(["edits", "--variant", "clevr-close-ups-half", "--variant", "clevr-close-ups-half-edit", "--seed", "0",
+                         "--steps", "2", "--pool-size", "24", "--test-scale", "0.02"])    # the finished smoke runs, reloaded
+    assert set(split.index.get_level_values("world")) == {"attributes", "birds"}
+    assert set(split.columns.get_level_values("variant")) == {"clevr-close-ups-half", "clevr-close-ups-half-edit"}
+    with pytest.raises(SystemExit): script.main(["edits", "--variant", "independent", "--seed", "7", "--steps", "2", "--pool-size", "24"])

@@ -27,7 +27,7 @@ from .cub_data import CUB_GROUPS
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
-from .world_mixture import (CLEVR_GRAMMAR_WORLDS, CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene,
+from .world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_GRAMMAR_WORLDS, CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene,
                                       check_mixture, mixture_caption_pair, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups, probe_accuracy,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
@@ -37,13 +37,13 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'TOYITM_MIXTURE',
-           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'NEUTRAL_CAPTION',
-           'world_words', 'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm', 'itm_captions',
-           'same_world_donors', 'object_value_words', 'shown_values', 'surely_false', 'render_itm_pool',
+           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'EDIT_KIND_NAMES',
+           'NEUTRAL_CAPTION', 'world_words', 'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm',
+           'itm_captions', 'same_world_donors', 'object_value_words', 'shown_values', 'surely_false', 'render_itm_pool',
            'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
            'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm',
-           'itm_eval_fn', 'hidden_states', 'hidden_attribute_probe', 'export_release', 'load_toyitm', 'assets_dir',
-           'default_checkpoint', 'load_toyitm_model']
+           'itm_eval_fn', 'world_edit_kind', 'world_edit_accuracies', 'hidden_states', 'hidden_attribute_probe',
+           'export_release', 'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
 
 # %% ../nbs/05b_toyitm.ipynb #b6a05e8b
 MAX_TEXT_TOKENS = 40  # [CLS] + caption word pieces + [SEP], padded per batch
@@ -459,6 +459,44 @@ def itm_eval_fn(config: ToyITMConfig, seed: int | None = None, device="cpu") -> 
             if prefix in ("", "close_up_"): results["close_up" if prefix else "single"] = float(np.mean([results[prefix + a] for a in SINGLE_ATTRIBUTES]))
         return {f"eval_{k}": v for k, v in results.items() if not k.endswith("_pairwise")}
     return eval_fn
+
+# %% ../nbs/05b_toyitm.ipynb #4b77d834
+EDIT_KIND_NAMES = {"color": "colour", "shape": "shape", "material": "material", "size": "size", "pattern": "pattern", "state": "state",
+                   "has_primary_color": "primary colour", "has_head_color": "head colour", "has_wing_color": "wing colour",
+                   "has_pattern": "bird pattern", "has_shape": "bird shape", "has_size": "bird size"}  # row names of the split
+
+
+def world_edit_kind(true: str, false: str, world: str) -> str:
+    "The kind of the one word `false` changes in `true` (an attribute field, or a CUB group for `world='birds'`)."
+    t, f = true.split(), false.split()
+    changed = [i for i, (a, b) in enumerate(zip(t, f)) if a != b]
+    if len(t) != len(f) or len(changed) != 1:
+        raise InputValidationError(f"world_edit_kind: {true!r} and {false!r} are not a one-word edit of each other.")
+    i, word = changed[0], t[changed[0]]
+    if world == "attributes":
+        vocab = attribute_world_vocab()
+        kinds = [k for k in FIELD_ORDER if word in vocab.values(k)]
+    elif world == "birds":
+        prefix = BIRD_ATTRIBUTE_TEMPLATE.split("{}")[0]
+        if true.startswith(prefix):
+            kinds = [g for g, words in BIRD_GROUP_WORDS.items() if true[len(prefix):].startswith(words + " is ")]
+        else:
+            suffix = {"headed": "has_head_color", "winged": "has_wing_color"}.get(t[i + 1] if i + 1 < len(t) else "")
+            kinds = [suffix] if suffix else [g for g in ("has_primary_color", "has_pattern", "has_shape", "has_size") if word in CUB_GROUPS[g]]
+    else: raise InputValidationError(f"world_edit_kind: world must be one of {CLOSE_UP_WORLDS}, got {world!r}.")
+    if len(kinds) != 1: raise InputValidationError(f"world_edit_kind: cannot tell which kind {word!r} is in {true!r} ({world}).")
+    return kinds[0]
+
+# %% ../nbs/05b_toyitm.ipynb #9c79d987
+def world_edit_accuracies(itm: ViltITMModel, world: str, n: int, seed: int = 2024, device="cpu") -> pd.DataFrame:
+    "`evaluate_itm`'s world row of `world` (the same `n` pairs of `seed`) split by the kind of the edited word: pairs, binary, pairwise."
+    images, pairs = world_eval_pairs(world, n, seed, itm.module.config.image_size, device)
+    true, false = score_eval_pairs(itm, images, pairs)
+    kinds = [world_edit_kind(t, f, world) for _, t, f, _ in pairs]
+    accuracies = pair_accuracies(true, false, kinds)
+    rows = [{"world": world, "edited word": EDIT_KIND_NAMES[k], "pairs": kinds.count(k), "binary": accuracies[k],
+             "pairwise": accuracies[f"{k}_pairwise"]} for k in EDIT_KIND_NAMES if k in accuracies]
+    return pd.DataFrame(rows)
 
 # %% ../nbs/05b_toyitm.ipynb #4c6d7615
 NEUTRAL_CAPTION = "a photo of object"  # names no attribute: the probe reads what the image alone puts in the hidden states
