@@ -27,7 +27,8 @@ from .cub_data import CUB_GROUPS
 from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
-from .world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_GRAMMAR_WORLDS, CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene,
+from .world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_GRAMMAR_WORLDS, CLEVR_OBJECT_COUNTS,
+                                      DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene,
                                       check_mixture, mixture_caption_pair, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups, probe_accuracy,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
@@ -38,12 +39,13 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'TOYITM_MIXTURE',
            'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'EDIT_KIND_NAMES',
-           'NEUTRAL_CAPTION', 'world_words', 'toyitm_tokenizer', 'toyitm_config', 'toyitm_processor', 'create_toyitm',
-           'itm_captions', 'same_world_donors', 'object_value_words', 'shown_values', 'surely_false', 'render_itm_pool',
-           'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
-           'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm',
-           'itm_eval_fn', 'world_edit_kind', 'world_edit_accuracies', 'hidden_states', 'hidden_attribute_probe',
-           'export_release', 'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
+           'NEUTRAL_CAPTION', 'PROBE_ATTRIBUTES', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
+           'toyitm_processor', 'create_toyitm', 'itm_captions', 'same_world_donors', 'object_value_words',
+           'shown_values', 'surely_false', 'render_itm_pool', 'world_itm_captions', 'itm_batch', 'itm_logits',
+           'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm', 'itm_eval_pairs', 'score_eval_pairs',
+           'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm', 'itm_eval_fn', 'world_edit_kind',
+           'world_edit_accuracies', 'hidden_states', 'probe_close_ups', 'hidden_attribute_probe', 'export_release',
+           'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
 
 # %% ../nbs/05b_toyitm.ipynb #b6a05e8b
 MAX_TEXT_TOKENS = 40  # [CLS] + caption word pieces + [SEP], padded per batch
@@ -515,17 +517,32 @@ def hidden_states(itm: ViltITMModel, images: torch.Tensor, caption: str = NEUTRA
             for h in out.hidden_states]
 
 
+PROBE_ATTRIBUTES = {"clevr": SINGLE_ATTRIBUTES, "attributes": ("color", "shape", "material", "size", "pattern", "state"),
+                    "birds": tuple(CUB_GROUPS)}  # what `hidden_attribute_probe` reads, per close-up world
+
+
+def probe_close_ups(world: str, n: int, seed: int, size: int) -> tuple[list[dict], torch.Tensor]:
+    "`n` fresh close-ups of `world` ('clevr': plain CLEVR objects, or a `CLOSE_UP_WORLDS` world): `PROBE_ATTRIBUTES` values each, images in [0, 1]."
+    if world == "clevr":
+        scenes, images = test_scenes("close-up", n, seed, size)
+        return [{a: str(getattr(s.objects[0], a)) for a in SINGLE_ATTRIBUTES} for s in scenes], images
+    if world not in CLOSE_UP_WORLDS: raise InputValidationError(f"probe_close_ups: world must be 'clevr' or one of {CLOSE_UP_WORLDS}, got {world!r}.")
+    images, scenes = render_mixture_pool(np.random.default_rng([int(seed), 13, CLOSE_UP_WORLDS.index(world)]), n, size, {world: 1})
+    value = (lambda ws, a: ws.info["bird"][a]) if world == "birds" else (lambda ws, a: getattr(ws.objects[0], a))
+    return [{a: str(value(ws, a)) for a in PROBE_ATTRIBUTES[world]} for ws in scenes], images.float() / 255
+
+
 def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 300, seed: int = 2024,
-                           attributes: Sequence[str] = SINGLE_ATTRIBUTES) -> pd.DataFrame:
-    """Linear-probe test accuracy (standardised logistic regression) of each attribute of fresh close-ups, from each layer's
-    image tokens and [CLS], beside chance (always the training majority)."""
+                           attributes: Sequence[str] | None = None, world: str = "clevr") -> pd.DataFrame:
+    """Linear-probe test accuracy (standardised logistic regression) of each attribute of fresh close-ups of `world`, from each
+    layer's image tokens and [CLS], beside chance (always the training majority)."""
     size, rows = itm.module.config.image_size, []
-    train_scenes, train_images = test_scenes("close-up", n_train, seed + 11, size)
-    held_out_scenes, held_out_images = test_scenes("close-up", n_test, seed + 12, size)
+    train_values, train_images = probe_close_ups(world, n_train, seed + 11, size)
+    held_out_values, held_out_images = probe_close_ups(world, n_test, seed + 12, size)
     train_states, held_out_states = hidden_states(itm, train_images), hidden_states(itm, held_out_images)
-    for attribute in attributes:
-        y_train = [str(getattr(s.objects[0], attribute)) for s in train_scenes]
-        y_test = np.asarray([str(getattr(s.objects[0], attribute)) for s in held_out_scenes])
+    for attribute in PROBE_ATTRIBUTES[world] if attributes is None else attributes:
+        y_train = [v[attribute] for v in train_values]
+        y_test = np.asarray([v[attribute] for v in held_out_values])
         majority = max(sorted(set(y_train)), key=y_train.count)
         chance = float((y_test == majority).mean())                                   # always the training majority
         for layer, (train, held_out) in enumerate(zip(train_states, held_out_states)):
