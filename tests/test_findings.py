@@ -210,6 +210,13 @@ def test_toyitm_grammar_diagnostic_smoke(capsys, benchmark_script, one_torch_thr
     assert ws.objects[0].color in true.split() and ws.objects[0].color not in false.split()
     true, false = diagnostic.ARMS["CLEVR noun phrase, colour swaps only"](ws, rng)
     assert ws.objects[0].color in true.split() and len(set(true.split()) ^ set(false.split())) == 2
+    for ws in mixture_scenes(rng, 12, {"attributes": 1}):                          # pattern or state swapped whenever shown
+        true, false = diagnostic.pattern_or_state_pair(ws, rng)
+        (old_word,), (new_word,) = set(true.split()) - set(false.split()), set(false.split()) - set(true.split())
+        if {ws.objects[0].pattern, ws.objects[0].state} - {None, "plain"}: assert old_word in (ws.objects[0].pattern, ws.objects[0].state)
+    diagnostic.main(["--steps", "2", "--pool", "40", "--test", "12", "--seeds", "0", "--threads", "1", "--world-fields",
+                     "--arms", "world's own grammar, pattern or state swaps"])
+    assert "attribute close-ups, pattern swaps" in capsys.readouterr().out
     diagnostic.main(["--steps", "2", "--pool", "40", "--test", "8", "--seeds", "0", "--threads", "1", "--pool-world", "clevr",
                      "--arms", "CLEVR noun phrase", "--fields"])
     header = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| training captions"))
