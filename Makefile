@@ -6,6 +6,9 @@ PYTHON ?= python3
 JOBS   ?=
 # pytest workers `make test` runs at once (pytest-xdist; empty: one per core, at most 4). Most of the suite is notebooks
 # and trainings on one torch thread each, which leave a second core idle (measured with two workers: README, `make test` row).
+# Each worker gets its share of the cores as OMP_NUM_THREADS / MKL_NUM_THREADS (cores // workers, at least 1), which the
+# kernels it starts inherit (`cli.kernel_threads` caps a dry or paper rebuild's kernel at it): two workers on every core
+# each ran the two longest tests side by side 2-3x slower (benchmarks/test_worker_threads.py).
 TEST_JOBS ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -31,9 +34,13 @@ $(STAMP): settings.ini setup.py constraints.txt
 figures: install
 	$(BIN)/vlconcepts rebuild --profile tiny $(if $(JOBS),--jobs $(JOBS))
 
+CORES        = $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)))')
+TEST_WORKERS = $(or $(TEST_JOBS),$(shell $(PYTHON) -c 'print(min(4, $(CORES)))'))
+TEST_THREADS = $(shell $(PYTHON) -c 'print(max(1, $(CORES) // max(1, $(TEST_WORKERS))))')
+
 test: install
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg $(BIN)/python -m pytest \
-	  -n $(or $(TEST_JOBS),$(shell $(PYTHON) -c 'import os; print(min(4, len(os.sched_getaffinity(0))))'))
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg \
+	  OMP_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) $(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # JupyterLab from .venv on nbs/, with this venv's Python registered (inside .venv) as the kernel the notebooks
 # name in their metadata ("python3"), so every chapter and experiment opens on the interpreter vlconcepts is installed in.

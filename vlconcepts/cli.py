@@ -181,8 +181,11 @@ MAX_DEFAULT_JOBS = 4                        # notebooks at once by default (each
 
 
 def kernel_threads(profile: str, jobs: int = 1) -> int:
-    "Torch threads each kernel of `profile` gets: the profile's own count (`PROFILE_THREADS`), else `cores // jobs`."
-    return PROFILE_THREADS.get(profile) or max(1, (os.cpu_count() or 1) // jobs)
+    """Torch threads each kernel of `profile` gets: the profile's own count (`PROFILE_THREADS`), else `cores // jobs`, at
+    most `$OMP_NUM_THREADS` where the caller's environment sets one (a test worker's or a shared machine's share)."""
+    if profile in PROFILE_THREADS: return PROFILE_THREADS[profile]
+    cores, limit = max(1, (os.cpu_count() or 1) // jobs), os.environ.get("OMP_NUM_THREADS", "").strip()
+    return min(cores, int(limit)) if limit.isdigit() and int(limit) >= 1 else cores
 
 
 def default_jobs(profile: str) -> int:
