@@ -273,3 +273,13 @@ def test_doctor_reports_each_paper_experiment_ready_or_what_is_missing(tmp_path,
     (tmp_path / "mac/multi_attr_split_all").mkdir(parents=True)
     (tmp_path / "mac/multi_attr_split_all/train_pairs.txt").write_text("red cube\n")
     assert "dataset mac" not in doctor(check_models=False, echo=lambda s: None)["paper 50_mac_closed_open"]
+
+
+def test_worker_threads_benchmark_times_three_ways(benchmark_script):
+    "benchmarks/test_worker_threads.py on two quick tests: alone, side by side as they are, side by side at one thread each."
+    script = benchmark_script("test_worker_threads")
+    quick = ["tests/test_sync.py::test_notebooks_are_clean[00_core.ipynb]", "tests/test_sync.py::test_notebooks_are_clean[06_czsl.ipynb]"]
+    ways = script.main(["--tests", *quick, "--threads", "1"])
+    assert len(ways) == 3 and all(set(seconds) == {*quick, "wall"} for seconds in ways.values())
+    assert all(0 < seconds["wall"] < 600 for seconds in ways.values())
+    with pytest.raises(SystemExit, match="failed"): script.main(["--tests", "tests/test_sync.py::no_such_test", "--threads", "1"])
