@@ -517,8 +517,8 @@ def hidden_states(itm: ViltITMModel, images: torch.Tensor, caption: str = NEUTRA
             for h in out.hidden_states]
 
 
-PROBE_ATTRIBUTES = {"clevr": SINGLE_ATTRIBUTES, "attributes": ("color", "shape", "material", "size", "pattern", "state"),
-                    "birds": tuple(CUB_GROUPS)}  # what `hidden_attribute_probe` reads, per close-up world
+# what `hidden_attribute_probe` reads, per close-up world: CLEVR's four fields, every attribute-world field, every CUB group
+PROBE_ATTRIBUTES = {"clevr": SINGLE_ATTRIBUTES, "attributes": tuple(FIELD_ORDER), "birds": tuple(CUB_GROUPS)}
 
 
 def probe_close_ups(world: str, n: int, seed: int, size: int) -> tuple[list[dict], torch.Tensor]:
