@@ -189,3 +189,20 @@ def test_tiny_model_scaling_part_swap_batches(benchmark_script):
     assert 0 < len(bird_batches) < 30  # about PART_SWAP_FRACTION of the steps
     pairs = {tuple(p) for p in pool.pairs.tolist()}
     assert all({tuple(b) for b in np.asarray(among).reshape(-1, 2).tolist()} <= pairs for among in bird_batches)
+
+
+def test_toyclip_locked_image_smoke(benchmark_script, tmp_path):
+    "benchmarks/toyclip_locked_image.py --smoke: both arms train from the release and are scored; the locked arm leaves the image tower as shipped."
+    script = benchmark_script("toyclip_locked_image")
+    rows = script.main(["--smoke", "--release", "--device", "cpu", "--out", str(tmp_path)])
+    assert [r["arm"] for r in rows] == ["release", "joint", "locked-image"]
+    assert all(0 <= r["mean"] <= 1 and -1 <= r["part_prompt_cosine"] <= 1 and "birds/has_head_color" in r for r in rows)
+    assert len((tmp_path / "locked_image.jsonl").read_text().splitlines()) == 3
+    shipped = load_model("toyclip:default", device="cpu").module
+    config = script.replace(script.TrainingConfig(seed=100, steps=3), **{k: v for k, v in script.SMOKE.items() if k != "n_test"})
+    for arm, image_tower_moves in (("locked-image", False), ("joint", True)):
+        model, _, _ = script.continue_release(arm, config, torch.device("cpu"))
+        moved = [k for k, v in model.visual.state_dict().items() if not torch.equal(v, shipped.visual.state_dict()[k])]
+        assert bool(moved) == image_tower_moves, (arm, moved[:3])
+        assert not torch.equal(model.text_projection, shipped.text_projection)
+    with pytest.raises(SystemExit): script.main(["--arms", "frozen", "--out", str(tmp_path)])

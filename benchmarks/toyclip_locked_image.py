@@ -1,0 +1,144 @@
+"""Can ToyCLIP's text tower learn the birds' part words once the image tower stops moving? A locked-image diagnostic (issue #18).
+
+    python benchmarks/toyclip_locked_image.py --seed S [--arms joint,locked-image] [--steps 1000] [--threads 1] [--out DIR]
+    python benchmarks/toyclip_locked_image.py --smoke      (a few steps of each arm: wiring, not a measurement)
+
+What is known (README, `tables/toyclip_part_binding.md`): on `toyclip:default` a linear probe on the image embedding
+reads a bird's body and head colour at 0.80 and 0.74 (wing 0.34), while zero-shot prompts read them at 0.42 and 0.40,
+and the prompts "a photo of bird whose primary color is red" / "... head color is red" / "... wing color is red" have
+text features with cosine 0.99-0.998 (across colours: about 0.8). So for body and head the image embedding holds the
+colour and the text tower does not say which part a prompt asks about. More steps, more birds, part-swap twins,
+text-only part-swap negatives and a wider model did not change that (README, `benchmarks/tiny_model_scaling.py`).
+
+The question here: is that a limit of what the text tower learns, or of training both towers at once? Both arms start
+from the shipped `toyclip:default` and train 1,000 more steps on fresh pools of the same world mixture, with the
+release's own batches, captions, loss (open_clip `ClipLoss`) and schedule (AdamW, peak lr 1e-3, 50 warm-up steps,
+cosine to 0), at the training seed 100 + S (so the pools are new scenes):
+- `joint`: both towers train, as in the release (a "more steps" control);
+- `locked-image`: the image tower is frozen (weights and batch-norm statistics; LiT, Zhai et al. 2022), only the text
+  tower, the projections' text side and the logit scale train, so the text tower is fit to the image embedding the
+  probe reads.
+Each arm is scored on the release's test close-ups (`toyclip.world_recognition`, test seed 2024, 400 per world) and by
+the mean cosine between the three part prompts of one colour (`part_prompt_cosine`); the shipped release is scored too.
+
+Reading, written down 2026-11-28 before any run (seeds 0, 1, 2; the quantity is the mean of body and head colour
+zero-shot accuracy, `birds/has_primary_color` and `birds/has_head_color`):
+- "the text tower can learn the part words": `locked-image` exceeds `joint` by at least 0.10 in the mean over seeds and
+  by more than twice the larger of the two arms' seed standard deviations. Then the release's tie comes from training
+  both towers at once (the image embedding moves under the text tower), not from the text tower's capacity.
+- "a text-side limit": `locked-image` is not above `joint` by 0.10, and both stay below 0.60. Then even on a fixed image
+  embedding that holds the colours, 1,000 steps of the release's loss do not teach the text tower the part words.
+- "between" otherwise. Wing colour is reported and not read: the probe says the image embedding hardly holds it (0.34).
+Nothing is adopted from this diagnostic: a recipe change would need its own rule, a retrained release and a rebuild.
+"""
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import load  # noqa: E402
+
+from vlconcepts.core import atomic_write, pick_device, progress  # noqa: E402
+from vlconcepts.cub_data import CUB_GROUPS  # noqa: E402
+from vlconcepts.models import load_model  # noqa: E402
+from vlconcepts.toyclip import (PART_COLOUR_KINDS, TrainingConfig, _world_defaults, clip_forward, contrastive_step,  # noqa: E402
+                                cosine_lr, normalize_images, parameter_groups, training_batch, world_recognition)
+from vlconcepts.world_mixture import BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS  # noqa: E402
+
+ARMS = ("joint", "locked-image")
+SMOKE = dict(steps=4, pool_size=48, pool_steps=2, batch_size=16, n_test=24)
+
+
+@torch.no_grad()
+def part_prompt_cosine(model, tokenizer) -> float:
+    "Mean cosine between the text features of the three part-colour prompts of one colour, over the colours they share."
+    colours = sorted(set.intersection(*(set(CUB_GROUPS[k]) for k in PART_COLOUR_KINDS)))
+    prompts = [BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[k], c) for c in colours for k in PART_COLOUR_KINDS]
+    features = model.encode_text(tokenizer(prompts), normalize=True).float().view(len(colours), len(PART_COLOUR_KINDS), -1)
+    pairs = list(combinations(range(len(PART_COLOUR_KINDS)), 2))
+    return float(np.mean([(features[:, i] * features[:, j]).sum(-1).mean().item() for i, j in pairs]))
+
+
+def locked_image_step(model, loss_fn, optimizer, images: torch.Tensor, tokens: torch.Tensor) -> float:
+    "One `ClipLoss` step of the text side only: the image tower in eval mode (batch-norm statistics fixed) and without gradients."
+    model.train(); model.visual.eval()
+    optimizer.zero_grad(set_to_none=True)
+    with torch.no_grad(): image_features = model.encode_image(images, normalize=True)
+    loss = loss_fn(image_features, model.encode_text(tokens, normalize=True), model.logit_scale.exp())
+    loss.backward(); optimizer.step()
+    with torch.no_grad(): model.logit_scale.clamp_(0, np.log(100))
+    return float(loss.detach())
+
+
+def continue_release(arm: str, config: TrainingConfig, device) -> tuple:
+    "`toyclip:default` trained `config.steps` more steps as `arm` says; (module, tokenizer, seconds of training)."
+    import open_clip
+    release = load_model("toyclip:default", device=device)
+    model, tokenizer = release.module, release.tokenizer
+    model.visual.to(memory_format=torch.channels_last)
+    if arm == "locked-image": model.visual.requires_grad_(False)
+    optimizer = torch.optim.AdamW(parameter_groups(model, config.weight_decay), lr=config.lr, betas=(0.9, 0.98), eps=1e-6)
+    loss_fn = open_clip.ClipLoss()
+    pool_fn, captioner, theme_fn = _world_defaults(config, device, None, None, "world")
+    pool, pool_index, started = None, None, time.perf_counter()
+    for t in progress(range(config.steps), desc=f"{arm} from toyclip:default"):
+        if pool_index != t // config.pool_steps: pool_index = t // config.pool_steps; pool = pool_fn(config, pool_index)
+        images, _, tokens = training_batch(pool, t, config, tokenizer, captioner, theme_fn)
+        for group in optimizer.param_groups: group["lr"] = cosine_lr(t, config.lr, config.warmup_steps, config.steps)
+        images = normalize_images(images.to(device), model).contiguous(memory_format=torch.channels_last)
+        if arm == "joint": contrastive_step(model, loss_fn, optimizer, images, tokens.to(device))
+        else: locked_image_step(model, loss_fn, optimizer, images, tokens.to(device))
+    model.eval()
+    return model, tokenizer, time.perf_counter() - started
+
+
+def scores(model, tokenizer, n: int, device) -> dict:
+    "World recognition per kind (test seed 2024), its mean, and the part prompts' mean cosine."
+    recognition = world_recognition(model, tokenizer, n=n, device=device)
+    return {**{f"{w}/{k}": v for (w, k), v in recognition.items()}, "mean": float(np.mean(list(recognition.values()))),
+            "part_prompt_cosine": part_prompt_cosine(model, tokenizer)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arms", default=",".join(ARMS), help=f"comma-separated; known: {', '.join(ARMS)}")
+    parser.add_argument("--seed", type=int, default=0, help="the run's seed S (pools and batches from training seed 100 + S)")
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--release", action="store_true", help="also score the shipped release itself (0 more steps)")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
+    parser.add_argument("--out", default="runs/locked_image")
+    parser.add_argument("--smoke", action="store_true", help="a few steps on tiny pools (wiring only)")
+    args = parser.parse_args(argv)
+    arms = [a.strip() for a in args.arms.split(",") if a.strip()]
+    if unknown := [a for a in arms if a not in ARMS]: parser.error(f"unknown arms {unknown}; known: {', '.join(ARMS)}")
+    if args.threads: torch.set_num_threads(args.threads)
+    device, out = pick_device(args.device), Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = TrainingConfig(seed=100 + args.seed, steps=args.steps, eval_every=10**9, checkpoint_every=10**9)
+    if args.smoke: config = replace(config, **{k: v for k, v in SMOKE.items() if k != "n_test"})
+    n = SMOKE["n_test"] if args.smoke else 400
+    print(f"# toyclip_locked_image seed {args.seed}, {config.steps} steps, on {device} ({load()}), torch {torch.__version__}", flush=True)
+    rows = []
+    if args.release:
+        release = load_model("toyclip:default", device=device)
+        rows.append({"arm": "release", "seed": None, "steps": 0, **scores(release.module, release.tokenizer, n, device)})
+    for arm in arms:
+        model, tokenizer, seconds = continue_release(arm, config, device)
+        rows.append({"arm": arm, "seed": args.seed, "steps": config.steps, **scores(model, tokenizer, n, device), "train_s": seconds})
+    for row in rows:
+        with open(out / "locked_image.jsonl", "a") as f: f.write(json.dumps(row) + "\n")
+        print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
+    with atomic_write(out / f"locked_image_seed{args.seed}.json", "w") as f: f.write(json.dumps(rows, indent=1))
+    return rows
+
+
+if __name__ == "__main__":
+    main()
