@@ -12,7 +12,7 @@ the weights themselves are not counted there, they are in "state"). A micro-batc
 their gradients and Adafactor's factored state (both counted from the trainable parameters). The sum is a lower bound
 of the peak (no allocator slack, no temporaries of the backward pass), which is why the table also says how many
 micro-batches keep it under `--gpu-gib` with a quarter of the card left over. On a lent H100 (2026-11-25) one of the
-batch-512 float32 attempts ran out of its 80 GB (README, "On a lent H100")."""
+batch-512 float32 attempts ran out of its 80 GB (docs/paper_profile.md, "On a lent H100")."""
 import argparse
 import sys
 from pathlib import Path

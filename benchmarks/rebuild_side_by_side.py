@@ -7,7 +7,7 @@ spinning). Prints the wall time of each way and whether the tables came out iden
     python benchmarks/rebuild_side_by_side.py                       # 13_compmap_templates and 50_mac_closed_open
     python benchmarks/rebuild_side_by_side.py --notebooks 24_binding_table8 40_probes_compprompts --passive
 
-Measured on a 2-core machine (README, "make figures from an empty cache"): 228 s one after the other, 243 s side by
+Measured on a 2-core machine (docs/reproducibility.md, "Rebuild times"): 228 s one after the other, 243 s side by
 side, 239 s side by side with passive waiting; identical tables.
 """
 import argparse

@@ -3,12 +3,12 @@
     python benchmarks/toyclip_locked_image.py --seed S [--arms joint,locked-image] [--steps 1000] [--threads 1] [--out DIR]
     python benchmarks/toyclip_locked_image.py --smoke      (a few steps of each arm: wiring, not a measurement)
 
-What is known (README, `tables/toyclip_part_binding.md`): on `toyclip:default` a linear probe on the image embedding
+What is known (docs/tiny_models.md, `tables/toyclip_part_binding.md`): on `toyclip:default` a linear probe on the image embedding
 reads a bird's body and head colour at 0.80 and 0.74 (wing 0.34), while zero-shot prompts read them at 0.42 and 0.40,
 and the prompts "a photo of bird whose primary color is red" / "... head color is red" / "... wing color is red" have
 text features with cosine 0.99-0.998 (across colours: about 0.8). So for body and head the image embedding holds the
 colour and the text tower does not say which part a prompt asks about. More steps, more birds, part-swap twins,
-text-only part-swap negatives and a wider model did not change that (README, `benchmarks/tiny_model_scaling.py`).
+text-only part-swap negatives and a wider model did not change that (docs/tiny_models.md, `benchmarks/tiny_model_scaling.py`).
 
 The question here: is that a limit of what the text tower learns, or of training both towers at once? Both arms start
 from the shipped `toyclip:default` and train 1,000 more steps on fresh pools of the same world mixture, with the
