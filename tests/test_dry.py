@@ -117,7 +117,7 @@ def test_dry_small_rebuild_runs_czsl_on_a_random_vit(tmp_path, dry_small_mit_sta
 
 @pytest.mark.skipif(os.environ.get("VLCONCEPTS_TEST_DRY_SMALL") != "1",
                     reason="the whole dry-small rebuild takes about three hours on 2 CPU cores at the smallest export (50 min "
-                           "without ViLT/BLIP-ITM; per notebook in the README), past the suite's budget; set VLCONCEPTS_TEST_DRY_SMALL=1 to run it")
+                           "without ViLT/BLIP-ITM; per notebook in docs/paper_profile.md), past the suite's budget; set VLCONCEPTS_TEST_DRY_SMALL=1 to run it")
 def test_dry_small_rebuild_every_notebook(tmp_path):
     "Issue 19's acceptance run: every experiment notebook in the dry-small profile, on its data (the smallest export), to completion."
     out = tmp_path / "dry-small"

@@ -112,7 +112,7 @@ TOYITM_TIES = {  # measured on the committed toyitm:default (2026-11-27, trial 3
     # on close-ups now (tables/toyitm_accuracy.md), so prompts that differ in those words part; what still ties is the patterns and
     # states on some objects, and the part word of a bird prompt. On these renders the release of trial 2 (plain close-ups at 0.15)
     # tied none, 185, none, 19, none, 7 and 6 pairs (MIT-States primitives, MIT-States pairs, CUB attributes, CUB classes, MAC,
-    # binding, ControlledImCaps); this one none, 5, 14, 2, none, 1 and 1 (README). The CUB attribute ties are new: the part words
+    # binding, ControlledImCaps); this one none, 5, 14, 2, none, 1 and 1 (docs/tiny_models.md). The CUB attribute ties are new: the part words
     # barely move its match, as they barely move ToyCLIP's text embedding.
     "mit-states pairs": "5 pairs, e.g. 'this is dotted pillar' ~ 'this is checkered pillar' 0.995",
     "cub attributes": "14 pairs, e.g. '…whose primary color is red' ~ '…whose wing color is red' 0.9986",
