@@ -34,7 +34,7 @@ __all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_M
            'mac_config', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel', 'MMEncoder', 'branch_loss',
            'composition_scores', 'MacTrainingData', 'training_data', 'build_model', 'train_mac_model', 'score_pairs',
            'tiny_mac', 'image_tokens', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
-           'describe_split', 'closed_open_drop', 'branch_deltas', 'branch_deltas_by_seed', 'top_predictions']
+           'describe_split', 'closed_open_drop', 'fit_gap', 'branch_deltas', 'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
 @dataclass
@@ -634,6 +634,16 @@ def closed_open_drop(results: pd.DataFrame, column: str = "top1_precision") -> p
     "Per method and seed, `column` in the closed minus the open world (Table 2 minus Table 3): columns method, seed, drop."
     wide = results.pivot_table(index=["method", "seed"], columns="world", values=column, sort=False)
     return (wide["closed"] - wide["open"]).rename("drop").reset_index()
+
+# %% ../nbs/50_mac.ipynb #b7f3a1c3
+def fit_gap(fitted: pd.DataFrame, tested: pd.DataFrame, world: str = "closed", column: str = "top1_precision") -> pd.DataFrame:
+    """Per method and seed, `column` on the training images (`fitted`: `run_seeds(..., split="train")`), on the test images
+    (`tested`: the same runs' `run_seeds`) and train minus test: columns method, seed, train, test, gap."""
+    pick = lambda frame: frame[frame.world == world].set_index(["method", "seed"])[column]
+    both = pd.concat({"train": pick(fitted), "test": pick(tested)}, axis=1)
+    unmatched = both.index[both.isna().any(axis=1)].tolist()
+    if unmatched: raise InputValidationError(f"fit_gap needs the same methods and seeds in both tables; unmatched (method, seed): {unmatched}.")
+    return both.assign(gap=both.train - both.test).reset_index()
 
 # %% ../nbs/50_mac.ipynb #4f27e6e0
 def branch_deltas(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS) -> pd.DataFrame:
