@@ -205,4 +205,6 @@ def test_toyclip_locked_image_smoke(benchmark_script, tmp_path):
         moved = [k for k, v in model.visual.state_dict().items() if not torch.equal(v, shipped.visual.state_dict()[k])]
         assert bool(moved) == image_tower_moves, (arm, moved[:3])
         assert not torch.equal(model.text_projection, shipped.text_projection)
+    birds = script.main(["--smoke", "--arms", "locked-image", "--worlds", "birds=1", "--device", "cpu", "--out", str(tmp_path / "birds")])
+    assert birds[0]["worlds"] == {"birds": 1.0}
     with pytest.raises(SystemExit): script.main(["--arms", "frozen", "--out", str(tmp_path)])
