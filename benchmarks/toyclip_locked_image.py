@@ -52,6 +52,13 @@ part's colour), image tower locked, 1,000 steps, seeds 0-2. Reading: if the mean
 reaches 0.60 or more in the mean over seeds, the text tower can learn the part words from this loss when part captions
 are plentiful ("dilution": the mixture gives it too few); below 0.60, it does not learn them from this loss on these
 captions even then ("not dilution"). Only the bird kinds are read (the other worlds are not trained in this arm).
+Measured 2026-11-28, same host and settings (`--worlds birds=1 --arms locked-image --seed S --threads 1`, 123-135 s of
+training each; records in benchmarks/measured/2026-11-28_cpu_toyclip_locked_image_birds.jsonl): body and head colour
+0.437 ± 0.006 (body 0.411, head 0.463), wing 0.210, part prompts' cosine 0.977 ± 0.002. Reading: "not dilution".
+With every caption a bird's, the text tower still does not learn the part words on the locked image embedding. A
+linear probe reads body and head colour from that embedding after standardising each direction; zero-shot reads it
+through a cosine at a logit scale capped at 100, so a colour held only in directions of small variance is within a
+probe's reach and not within a prompt's (a reading of the numbers, not a separate measurement).
 """
 import argparse
 import json
