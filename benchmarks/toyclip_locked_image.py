@@ -55,10 +55,10 @@ captions even then ("not dilution"). Only the bird kinds are read (the other wor
 Measured 2026-11-28, same host and settings (`--worlds birds=1 --arms locked-image --seed S --threads 1`, 123-135 s of
 training each; records in benchmarks/measured/2026-11-28_cpu_toyclip_locked_image_birds.jsonl): body and head colour
 0.437 ± 0.006 (body 0.411, head 0.463), wing 0.210, part prompts' cosine 0.977 ± 0.002. Reading: "not dilution".
-With every caption a bird's, the text tower still does not learn the part words on the locked image embedding. A
-linear probe reads body and head colour from that embedding after standardising each direction; zero-shot reads it
-through a cosine at a logit scale capped at 100, so a colour held only in directions of small variance is within a
-probe's reach and not within a prompt's (a reading of the numbers, not a separate measurement).
+With every caption a bird's, the text tower still does not learn the part words on the locked image embedding. Nor
+is the embedding out of a prompt's reach: the best unit-vector prompts (`toyclip.prompt_ceiling_accuracy`, cosine, no
+bias; `tables/toyclip_part_binding.md`) read body and head colour from `toyclip:default`'s image embedding at 0.787
+and 0.733, so the prompts this loss would need exist and the text tower does not learn them.
 """
 import argparse
 import json

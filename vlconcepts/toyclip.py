@@ -46,9 +46,9 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
            'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
            'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
-           'part_colour_probe', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state', 'export_release',
-           'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
-           'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars',
+           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint',
+           'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -746,9 +746,9 @@ def probe_accuracy(train_features, train_labels, test_features, test_labels, max
 
 
 @torch.no_grad()
-def part_colour_probe(model, n_train: int = 2000, n: int = 400, seed: int = 2024, device="cpu") -> dict:
-    """Per part colour: `probe_accuracy` on the normalised image embedding, fit on `n_train` fresh bird close-ups and
-    scored on `part_colour_predictions`' `n` test birds (same seed, same renders)."""
+def part_colour_probe(model, n_train: int = 2000, n: int = 400, seed: int = 2024, device="cpu", readout: Callable | None = None) -> dict:
+    """Per part colour: `readout` (default `probe_accuracy`) on the normalised image embedding, fit on `n_train` fresh bird
+    close-ups and scored on `part_colour_predictions`' `n` test birds (same seed, same renders)."""
     model.eval()
     size, birds = model_image_size(model), list(RECOGNITION_KINDS).index("birds")
     features, labels = [], []
@@ -757,8 +757,26 @@ def part_colour_probe(model, n_train: int = 2000, n: int = 400, seed: int = 2024
         features.append(torch.cat([model.encode_image(normalize_images(images[i:i + 256].float() / 255, model), normalize=True)
                                    for i in range(0, len(images), 256)]).float().cpu().numpy())
         labels.append([ws.info["bird"] for ws in pool])
-    return {kind: probe_accuracy(features[0], [b[kind] for b in labels[0]], features[1], [b[kind] for b in labels[1]],
-                                 max_iter=2000) for kind in PART_COLOUR_KINDS}
+    readout = readout or (lambda *data: probe_accuracy(*data, max_iter=2000))
+    return {kind: readout(features[0], [b[kind] for b in labels[0]], features[1], [b[kind] for b in labels[1]]) for kind in PART_COLOUR_KINDS}
+
+# %% ../nbs/05_toyclip.ipynb #5c1e0a75
+def prompt_ceiling_accuracy(train_features, train_labels, test_features, test_labels, scale: float = 100.0, steps: int = 1000,
+                            lr: float = 0.05) -> float:
+    "Held-out accuracy of the best prompts: one unit vector per class, argmax of cosine, fit by cross-entropy on `scale` × cosine."
+    classes = sorted(set(train_labels))
+    unit = lambda v: torch.nn.functional.normalize(torch.as_tensor(np.asarray(v), dtype=torch.float32), dim=-1)
+    x = unit(train_features)
+    y = torch.tensor([classes.index(c) for c in train_labels])
+    prompts = torch.nn.Parameter(torch.stack([x[y == k].mean(0) for k in range(len(classes))]))   # the class centroids
+    optimizer = torch.optim.Adam([prompts], lr=lr)
+    with torch.enable_grad():
+        for _ in range(steps):
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(scale * x @ torch.nn.functional.normalize(prompts, dim=-1).T, y).backward()
+            optimizer.step()
+    predicted = (unit(test_features) @ unit(prompts.detach()).T).argmax(1).tolist()
+    return float(np.mean([classes[p] == t for p, t in zip(predicted, test_labels)]))
 
 # %% ../nbs/05_toyclip.ipynb #85115527
 def evaluate_zero_shot(model, tokenizer, n_single: int = 480, n_binding: int = 160, n_relational: int = 160,
