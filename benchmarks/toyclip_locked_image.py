@@ -59,6 +59,11 @@ With every caption a bird's, the text tower still does not learn the part words 
 is the embedding out of a prompt's reach: the best unit-vector prompts (`toyclip.prompt_ceiling_accuracy`, cosine, no
 bias; `tables/toyclip_part_binding.md`) read body and head colour from `toyclip:default`'s image embedding at 0.787
 and 0.733, so the prompts this loss would need exist and the text tower does not learn them.
+
+Second follow-up, written down 2026-11-28 before its runs: too slow, or not learned? The same bird-only locked arm for
+5,000 steps (`--worlds birds=1 --arms locked-image --steps 5000`, the schedule stretched over them), seeds 0-2. Reading:
+body and head colour at 0.60 or more in the mean over seeds, "slow" (this loss teaches the text tower the part words,
+given five times the steps on bird-only batches); below 0.60, "not learned at five times the steps either".
 """
 import argparse
 import json
