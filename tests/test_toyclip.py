@@ -208,3 +208,11 @@ def test_toyclip_locked_image_smoke(benchmark_script, tmp_path):
     birds = script.main(["--smoke", "--arms", "locked-image", "--worlds", "birds=1", "--device", "cpu", "--out", str(tmp_path / "birds")])
     assert birds[0]["worlds"] == {"birds": 1.0}
     with pytest.raises(SystemExit): script.main(["--arms", "frozen", "--out", str(tmp_path)])
+
+
+def test_isa_emulation_smoke(benchmark_script):
+    "benchmarks/isa_emulation.py --smoke: both sides run in their own interpreter; the capped side reports AVX2 kernels."
+    rows = benchmark_script("isa_emulation").main(["--smoke"])
+    assert set(rows) == {"native", "capped at AVX2"}
+    assert rows["capped at AVX2"]["capability"] in ("AVX2", "DEFAULT")
+    assert all(r["toyclip_step_s"] > 0 and r["toyitm_step_s"] > 0 for r in rows.values())
