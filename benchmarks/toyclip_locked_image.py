@@ -47,8 +47,10 @@ word strongly enough for it to learn it. (Also measured: 1,000 more joint steps 
 
 Follow-up, written down 2026-11-28 before its runs: is the text-side limit a matter of how few part captions a mixed
 batch holds? In the release's mixture about 5 of a batch's 128 captions name a part colour. `--worlds birds=1
---arms locked-image` continues the release on bird-only pools (every caption a bird's, about half of them naming one
-part's colour), image tower locked, 1,000 steps, seeds 0-2. Reading: if the mean of body and head colour zero-shot
+--arms locked-image` continues the release on bird-only pools (every caption a bird's: a quarter in the prompt form
+"whose <part> color is <colour>", about 32 per batch, most of the rest naming part colours as "red headed", "blue
+winged"), image tower locked, 1,000 steps, seeds 0-2. (This paragraph first said "about half" name a part's colour in
+the prompt form; `world_mixture.bird_caption` gives that form to half the captions and a part group to half of those.) Reading: if the mean of body and head colour zero-shot
 reaches 0.60 or more in the mean over seeds, the text tower can learn the part words from this loss when part captions
 are plentiful ("dilution": the mixture gives it too few); below 0.60, it does not learn them from this loss on these
 captions even then ("not dilution"). Only the bird kinds are read (the other worlds are not trained in this arm).
