@@ -46,7 +46,7 @@ word strongly enough for it to learn it. (Also measured: 1,000 more joint steps 
 0.79 -> 0.84 and pattern 0.80 -> 0.84, as 4x the steps did on the H100, and not the part colours.)
 
 Follow-up, written down 2026-11-28 before its runs: is the text-side limit a matter of how few part captions a mixed
-batch holds? In the release's mixture about 5 of a batch's 128 captions name a part colour. `--worlds birds=1
+batch holds? In the release's mixture about 5 of a batch's 128 captions ask for a part's colour in the prompt form. `--worlds birds=1
 --arms locked-image` continues the release on bird-only pools (every caption a bird's: a quarter in the prompt form
 "whose <part> color is <colour>", about 32 per batch, most of the rest naming part colours as "red headed", "blue
 winged"), image tower locked, 1,000 steps, seeds 0-2. (This paragraph first said "about half" name a part's colour in
