@@ -66,6 +66,14 @@ Second follow-up, written down 2026-11-28 before its runs: too slow, or not lear
 5,000 steps (`--worlds birds=1 --arms locked-image --steps 5000`, the schedule stretched over them), seeds 0-2. Reading:
 body and head colour at 0.60 or more in the mean over seeds, "slow" (this loss teaches the text tower the part words,
 given five times the steps on bird-only batches); below 0.60, "not learned at five times the steps either".
+Measured 2026-11-28, same host and settings (seeds 0 and 1 side by side, seed 2 beside them for the last part, so the
+880-894 s of training are not a cost measurement; records in
+benchmarks/measured/2026-11-28_cpu_toyclip_locked_image_birds_5000.jsonl): body and head colour 0.731 ± 0.003 (body
+0.714, head 0.748; the best unit-vector prompts read 0.787 and 0.733 from the same embedding), wing 0.290 ± 0.020,
+part prompts' cosine 0.288 ± 0.013 (from 0.992). Reading: "slow". The loss does teach the text tower the part words,
+on bird-only batches, between 1,000 and 5,000 steps, up to about what the image embedding holds. Trained on birds alone,
+the text tower loses other worlds' words meanwhile: attribute colour 0.95 -> 0.80, material 0.79 -> 0.62, state
+0.64 -> 0.47 (world mean 0.744 ± 0.008). Nothing is adopted; a recipe with such a text phase needs its own rule.
 """
 import argparse
 import json
