@@ -10,6 +10,7 @@ import json
 import math
 import time
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Sequence
@@ -36,19 +37,20 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 'OPTIONAL_FIELDS', 'HARD_NEGATIVE_WORLDS',
            'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES',
-           'COLOR_SHAPE_LABELS', 'FULL_LABELS', 'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS', 'ACCURACY_BARS',
-           'toyclip_config', 'toyclip_model_name', 'register_toyclip_config', 'create_toyclip', 'normalize_images',
-           'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_batch', 'cosine_lr',
-           'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss', 'TrainingConfig', 'world_captioner',
-           'render_world_pool', 'color_theme', 'material_captioner', 'world_theme', 'hard_negative_captioner',
-           'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
-           'training_parts', 'training_batch', 'toyclip_step', 'resume_training', 'train_toyclip', 'caption',
-           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
-           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
-           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
-           'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars',
-           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint',
-           'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'COLOR_SHAPE_LABELS', 'FULL_LABELS', 'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS',
+           'PART_COLOUR_READOUTS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name', 'register_toyclip_config',
+           'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8',
+           'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss',
+           'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner', 'world_theme',
+           'hard_negative_captioner', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint',
+           'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step', 'resume_training',
+           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
+           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
+           'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
+           'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
+           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state',
+           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
+           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -746,9 +748,10 @@ def probe_accuracy(train_features, train_labels, test_features, test_labels, max
 
 
 @torch.no_grad()
-def part_colour_probe(model, n_train: int = 2000, n: int = 400, seed: int = 2024, device="cpu", readout: Callable | None = None) -> dict:
-    """Per part colour: `readout` (default `probe_accuracy`) on the normalised image embedding, fit on `n_train` fresh bird
-    close-ups and scored on `part_colour_predictions`' `n` test birds (same seed, same renders)."""
+def part_colour_readouts(model, readouts: dict, n_train: int = 2000, n: int = 400, seed: int = 2024, device="cpu") -> dict:
+    """{name: {part colour: held-out accuracy}} of each of `readouts` (name -> `(train x, train y, test x, test y) -> accuracy`)
+    on the normalised image embedding of `n_train` fresh bird close-ups, scored on `part_colour_predictions`' `n` test birds
+    (same seed, same renders); the birds are rendered and encoded once for every readout."""
     model.eval()
     size, birds = model_image_size(model), list(RECOGNITION_KINDS).index("birds")
     features, labels = [], []
@@ -757,8 +760,13 @@ def part_colour_probe(model, n_train: int = 2000, n: int = 400, seed: int = 2024
         features.append(torch.cat([model.encode_image(normalize_images(images[i:i + 256].float() / 255, model), normalize=True)
                                    for i in range(0, len(images), 256)]).float().cpu().numpy())
         labels.append([ws.info["bird"] for ws in pool])
-    readout = readout or (lambda *data: probe_accuracy(*data, max_iter=2000))
-    return {kind: readout(features[0], [b[kind] for b in labels[0]], features[1], [b[kind] for b in labels[1]]) for kind in PART_COLOUR_KINDS}
+    return {name: {kind: readout(features[0], [b[kind] for b in labels[0]], features[1], [b[kind] for b in labels[1]])
+                   for kind in PART_COLOUR_KINDS} for name, readout in readouts.items()}
+
+
+def part_colour_probe(model, n_train: int = 2000, n: int = 400, seed: int = 2024, device="cpu") -> dict:
+    "Per part colour: `probe_accuracy` on the image embedding (`part_colour_readouts` with the linear probe alone)."
+    return part_colour_readouts(model, {"probe": partial(probe_accuracy, max_iter=2000)}, n_train, n, seed, device)["probe"]
 
 # %% ../nbs/05_toyclip.ipynb #5c1e0a75
 def prompt_ceiling_accuracy(train_features, train_labels, test_features, test_labels, scale: float = 100.0, steps: int = 1000,
@@ -777,6 +785,9 @@ def prompt_ceiling_accuracy(train_features, train_labels, test_features, test_la
             optimizer.step()
     predicted = (unit(test_features) @ unit(prompts.detach()).T).argmax(1).tolist()
     return float(np.mean([classes[p] == t for p, t in zip(predicted, test_labels)]))
+
+
+PART_COLOUR_READOUTS = {"linear probe": partial(probe_accuracy, max_iter=2000), "best prompts": prompt_ceiling_accuracy}
 
 # %% ../nbs/05_toyclip.ipynb #85115527
 def evaluate_zero_shot(model, tokenizer, n_single: int = 480, n_binding: int = 160, n_relational: int = 160,
