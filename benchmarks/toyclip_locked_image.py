@@ -173,15 +173,20 @@ def main(argv=None):
     n = SMOKE["n_test"] if args.smoke else 400
     print(f"# toyclip_locked_image seed {args.seed}, {config.steps} steps, on {device} ({load()}), torch {torch.__version__}", flush=True)
     rows = []
-    if args.release:
-        release = load_model("toyclip:default", device=device)
-        rows.append({"arm": "release", "seed": None, "steps": 0, **scores(release.module, release.tokenizer, n, device)})
-    for arm in arms:
-        model, tokenizer, seconds = continue_release(arm, config, device)
-        rows.append({"arm": arm, "seed": args.seed, "steps": config.steps, "worlds": config.worlds, **scores(model, tokenizer, n, device), "train_s": seconds})
-    for row in rows:
+
+    def record(row: dict):
+        "Keep `row` and append it to the jsonl at once, so a later arm that fails loses nothing already measured."
+        rows.append(row)
         with open(out / "locked_image.jsonl", "a") as f: f.write(json.dumps(row) + "\n")
         print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
+
+    if args.release:
+        release = load_model("toyclip:default", device=device)
+        record({"arm": "release", "seed": None, "steps": 0, **scores(release.module, release.tokenizer, n, device)})
+    for arm in arms:
+        model, tokenizer, seconds = continue_release(arm, config, device)
+        record({"arm": arm, "seed": args.seed, "steps": config.steps, "worlds": config.worlds, **scores(model, tokenizer, n, device),
+                "train_s": seconds})
     with atomic_write(out / f"locked_image_seed{args.seed}.json", "w") as f: f.write(json.dumps(rows, indent=1))
     return rows
 
