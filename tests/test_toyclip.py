@@ -210,6 +210,20 @@ def test_toyclip_locked_image_smoke(benchmark_script, tmp_path):
     with pytest.raises(SystemExit): script.main(["--arms", "frozen", "--out", str(tmp_path)])
 
 
+def test_toyclip_text_phase_smoke(benchmark_script, tmp_path):
+    "benchmarks/toyclip_text_phase.py --smoke: the library's text phase continues the release, scored on the way and at the test seed."
+    script = benchmark_script("toyclip_text_phase")
+    rows = script.main(["--smoke", "--worlds", "birds=0.5,clevr=0.5", "--out", str(tmp_path), "--export", str(tmp_path / "release")])
+    assert [(r["step"], r["eval_seed"]) for r in rows] == [(0, 7), (2, 7), (4, 7), (4, 2024)]
+    assert all(r["worlds"] == {"birds": 0.5, "clevr": 0.5} and 0 <= r["mean"] <= 1 and r["cub_attribute_ties"] >= 0 for r in rows)
+    assert len((tmp_path / "text_phase.jsonl").read_text().splitlines()) == 4
+    continued, shipped = load_model(f"toyclip:{tmp_path}/release/toyclip-text-phase.pt"), load_model("toyclip:default")
+    texts = ["a photo of bird whose head color is red", "a red cube"]
+    assert not torch.allclose(continued.encode_texts(texts), shipped.encode_texts(texts))   # the text side moved
+    images = torch.rand(2, 3, 64, 64)
+    assert torch.allclose(continued.encode_images(images), shipped.encode_images(images))  # the image tower did not
+
+
 def test_isa_emulation_smoke(benchmark_script):
     "benchmarks/isa_emulation.py --smoke: both sides run in their own interpreter; the capped side reports AVX2 kernels."
     rows = benchmark_script("isa_emulation").main(["--smoke"])

@@ -9,7 +9,7 @@ import hashlib
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from importlib import resources
 from pathlib import Path
@@ -40,17 +40,18 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'COLOR_SHAPE_LABELS', 'FULL_LABELS', 'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS',
            'PART_COLOUR_READOUTS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name', 'register_toyclip_config',
            'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8',
-           'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss',
-           'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner', 'world_theme',
-           'hard_negative_captioner', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint',
-           'TrainingRun', 'TrainingParts', 'training_parts', 'training_batch', 'toyclip_step', 'resume_training',
-           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
-           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
-           'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
-           'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
-           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state',
-           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
-           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'sample_rows', 'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step',
+           'hard_negative_clip_loss', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
+           'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
+           'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows',
+           'training_batch', 'toyclip_step', 'encode_pool', 'text_phase_step', 'resume_training', 'train_toyclip',
+           'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
+           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
+           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
+           'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
+           'world_eval_fn', 'missed_bars', 'release_state', 'export_release', 'verify_sha256',
+           'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
+           'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -167,17 +168,23 @@ def to_uint8(images: torch.Tensor) -> torch.Tensor:
     return (images.clamp(0, 1) * 255).round().to(torch.uint8)
 
 
-def sample_batch(pool: ScenePool, captioner: Callable, rng: np.random.Generator, batch_size: int,
-                 candidates_per_slot: int = 3, among: Sequence[int] | None = None) -> tuple[torch.Tensor, list[str]]:
-    "A training batch from `pool` (or its scenes `among`): float images in [0, 1] and one caption each, no caption twice."
+def sample_rows(pool: ScenePool, captioner: Callable, rng: np.random.Generator, batch_size: int,
+                candidates_per_slot: int = 3, among: Sequence[int] | None = None) -> tuple[torch.Tensor, list[str]]:
+    "A training batch from `pool` (or its scenes `among`): the rows of its scenes and one caption each, no caption twice."
     if batch_size < 2: raise InputValidationError(f"batch_size must be at least 2 for a contrastive loss, got {batch_size}.")
     among = np.arange(len(pool)) if among is None else np.asarray(among, dtype=int)
     n_candidates = min(len(among), batch_size * candidates_per_slot)
     order = among[rng.permutation(len(among))[:n_candidates]]
     captions = [captioner(pool.scenes[int(i)], rng) for i in order]
     keep = unique_caption_indices(captions, limit=batch_size)
-    index = torch.as_tensor(order[keep], dtype=torch.long)
-    return pool.images[index].float() / 255, [captions[k] for k in keep]
+    return torch.as_tensor(order[keep], dtype=torch.long), [captions[k] for k in keep]
+
+
+def sample_batch(pool: ScenePool, captioner: Callable, rng: np.random.Generator, batch_size: int,
+                 candidates_per_slot: int = 3, among: Sequence[int] | None = None) -> tuple[torch.Tensor, list[str]]:
+    "`sample_rows`' batch as float images in [0, 1] and their captions."
+    index, captions = sample_rows(pool, captioner, rng, batch_size, candidates_per_slot, among)
+    return pool.images[index].float() / 255, captions
 
 # %% ../nbs/05_toyclip.ipynb #f4a6c05a
 def cosine_lr(step: int, base_lr: float, warmup_steps: int, total_steps: int) -> float:
@@ -195,14 +202,19 @@ def parameter_groups(model, weight_decay: float) -> list[dict]:
             {"params": [p for n, p in named if not exclude(n, p)], "weight_decay": weight_decay}]
 
 
-def contrastive_step(model, loss_fn, optimizer, images: torch.Tensor, tokens: torch.Tensor, scaler=None) -> float:
-    "One optimisation step of `loss_fn` (open_clip `ClipLoss`) on normalised `images` and `tokens`; returns the loss."
-    device = images.device
+def contrastive_step(model, loss_fn, optimizer, images: torch.Tensor | None, tokens: torch.Tensor, scaler=None,
+                     image_features: torch.Tensor | None = None) -> float:
+    """One optimisation step of `loss_fn` (open_clip `ClipLoss`) on normalised `images` and `tokens`; returns the loss.
+    With `image_features` (a locked image tower's embeddings of the images) only the text side is encoded."""
+    device = tokens.device
     dtype = autocast_dtype(device)
     model.train()
+    if image_features is not None: model.visual.eval()   # a locked tower keeps its batch-norm statistics
     optimizer.zero_grad(set_to_none=True)
     with torch.autocast(device_type=device.type, dtype=dtype, enabled=dtype is not None):
-        loss = loss_fn(*clip_forward(model, images, tokens))
+        outputs = (clip_forward(model, images, tokens) if image_features is None else
+                   (image_features, model.encode_text(tokens, normalize=True), model.logit_scale.exp()))
+        loss = loss_fn(*outputs)
     if scaler is not None and scaler.is_enabled():
         scaler.scale(loss).backward(); scaler.step(optimizer); scaler.update()
     else:
@@ -241,6 +253,8 @@ class TrainingConfig:
     material_themed_fraction: float = 0.0                     # share of steps whose batch is material-themed (see above; off by default)
     theme_colors: int = 2                                     # colours in a themed batch
     hard_negatives: str = "none"                              # text-only negatives of attribute and bird captions (`HARD_NEGATIVES`)
+    text_steps: int = 0                                       # steps of a text phase after `steps`, image tower locked (0: none; see below)
+    text_worlds: dict = field(default_factory=dict)           # the text phase's world shares (empty: `worlds`)
     eval_every: int = 100                                     # steps between held-out evaluations
     eval_scenes: int = 192                                    # fresh single-object scenes per evaluation
     checkpoint_every: int = 100                               # steps between checkpoints
@@ -262,6 +276,8 @@ class TrainingConfig:
                                        f"{self.themed_fraction} + {self.material_themed_fraction}.")
         if self.hard_negatives not in HARD_NEGATIVES:
             raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
+        if int(self.text_steps) < 0: raise InputValidationError(f"TrainingConfig.text_steps must be 0 or more, got {self.text_steps}.")
+        if self.text_worlds: self.text_worlds = check_mixture(self.text_worlds)
         if int(self.theme_colors) < 1: raise InputValidationError(f"TrainingConfig.theme_colors must be positive, got {self.theme_colors}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
         self.worlds = check_mixture(self.worlds)
@@ -270,10 +286,12 @@ class TrainingConfig:
 # %% ../nbs/05_toyclip.ipynb #b2896ab1
 @patch
 def to_json(self: TrainingConfig) -> str:
-    """The config as JSON with sorted keys (what a checkpoint stores and a resumed run compares). `hard_negatives` is
-    stored only when set, so the runs and cached checkpoints of configs from before that option keep their JSON."""
+    """The config as JSON with sorted keys (what a checkpoint stores and a resumed run compares). `hard_negatives` and
+    the text phase are stored only when set, so the runs and cached checkpoints of configs from before those options keep their JSON."""
     fields = asdict(self)
     if fields["hard_negatives"] == "none": del fields["hard_negatives"]
+    for name in ("text_steps", "text_worlds"):
+        if not fields[name]: del fields[name]
     return json.dumps(fields, sort_keys=True)
 
 
@@ -432,17 +450,24 @@ def _step_rng(seed: int, purpose: int, step: int) -> np.random.Generator:
     return np.random.default_rng([int(seed), int(purpose), int(step)])
 
 
-def training_batch(pool: ScenePool, t: int, config: TrainingConfig, tokenizer: Callable, captioner: Callable,
-                   theme_fn: Callable | None) -> tuple[torch.Tensor, list[str], torch.Tensor]:
-    """Step `t`'s batch from `pool`, drawn with the step's generator: images in [0, 1], captions (themed if `theme_fn`
+def training_rows(pool: ScenePool, t: int, config: TrainingConfig, tokenizer: Callable, captioner: Callable,
+                  theme_fn: Callable | None) -> tuple[torch.Tensor, list[str], torch.Tensor]:
+    """Step `t`'s batch from `pool`, drawn with the step's generator: the pool rows, captions (themed if `theme_fn`
     says so), tokens: the captions', then those of their `config.hard_negatives` (none that is a caption of the batch)."""
     rng = _step_rng(config.seed, 1, t)
     among, theme_captioner = theme_fn(pool, rng, config) if theme_fn is not None else (None, None)
     captioner, negatives = theme_captioner or captioner, {}
     if config.hard_negatives != "none": captioner = hard_negative_captioner(captioner, config.hard_negatives, negatives)
-    images, captions = sample_batch(pool, captioner, rng, config.batch_size, among=among)
+    index, captions = sample_rows(pool, captioner, rng, config.batch_size, among=among)
     extra = list(dict.fromkeys(negatives[c] for c in captions if c in negatives and negatives[c] not in set(captions)))
-    return images, captions, tokenizer(captions + extra)
+    return index, captions, tokenizer(captions + extra)
+
+
+def training_batch(pool: ScenePool, t: int, config: TrainingConfig, tokenizer: Callable, captioner: Callable,
+                   theme_fn: Callable | None) -> tuple[torch.Tensor, list[str], torch.Tensor]:
+    "`training_rows`' batch with the rows' images in [0, 1]: (images, captions, tokens)."
+    index, captions, tokens = training_rows(pool, t, config, tokenizer, captioner, theme_fn)
+    return pool.images[index].float() / 255, captions, tokens
 
 # %% ../nbs/05_toyclip.ipynb #87019117
 def toyclip_step(parts: TrainingParts, pool: ScenePool, t: int, config: TrainingConfig, captioner: Callable,
@@ -456,6 +481,32 @@ def toyclip_step(parts: TrainingParts, pool: ScenePool, t: int, config: Training
                             .contiguous(memory_format=torch.channels_last),
                             tokens.to(device), parts.scaler)
     return {"step": t + 1, "loss": loss, "lr": lr, "batch": len(captions)}
+
+# %% ../nbs/05_toyclip.ipynb #7e1a0002
+@torch.no_grad()
+def encode_pool(model, pool: ScenePool, batch_size: int = 256) -> torch.Tensor:
+    "The normalised image embeddings of every scene of `pool`, in pool order, by the image tower in eval mode."
+    device, training = next(model.parameters()).device, model.visual.training
+    model.visual.eval()
+    features = torch.cat([model.encode_image(normalize_images(pool.images[i:i + batch_size].to(device).float() / 255, model)
+                                             .contiguous(memory_format=torch.channels_last), normalize=True).float()
+                          for i in range(0, len(pool), batch_size)])
+    model.visual.train(training)
+    return features
+
+
+def text_phase_step(parts: TrainingParts, pool: ScenePool, features: torch.Tensor, t: int, config: TrainingConfig,
+                    captioner: Callable, theme_fn: Callable | None, seen_tokens: torch.Tensor, device: torch.device) -> dict:
+    """Step `t` (≥ `config.steps`) of a run's text phase: the step's batch rows, their cached image `features`, the
+    restarted `cosine_lr` and one `contrastive_step` of the text side; marks the batch's token ids in `seen_tokens`."""
+    index, captions, tokens = training_rows(pool, t, config, parts.tokenizer, captioner, theme_fn)
+    seen_tokens |= torch.bincount(tokens.flatten(), minlength=len(seen_tokens)).bool()
+    lr = cosine_lr(t - config.steps, config.lr, config.warmup_steps, config.text_steps)
+    for group in parts.optimizer.param_groups: group["lr"] = lr
+    parts.model.visual.requires_grad_(False)
+    loss = contrastive_step(parts.model, parts.loss_fn, parts.optimizer, None, tokens.to(device), parts.scaler,
+                            image_features=features[index].to(device))
+    return {"step": t + 1, "loss": loss, "lr": lr, "batch": len(captions), "phase": "text"}
 
 # %% ../nbs/05_toyclip.ipynb #67144219
 def _checkpoint_state(parts: TrainingParts, config: TrainingConfig, step: int, history: list, seen_tokens, seconds: float) -> dict:
@@ -491,28 +542,33 @@ def _run_start(checkpoint: Path, config: TrainingConfig, parts: TrainingParts, r
 def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", resume: bool = True,
                   stop_at_step: int | None = None, pool_fn: Callable | None = None, captioner: Callable | None = None,
                   eval_fn: Callable | None = None, theme_fn: Callable | None = "world") -> TrainingRun:
-    "Train ToyCLIP with open_clip's `ClipLoss` (seeded, resumable from `run_dir/last.pt`); `stop_at_step` pauses early."
+    """Train ToyCLIP with open_clip's `ClipLoss` (seeded, resumable from `run_dir/last.pt`): `steps` joint steps, then
+    `text_steps` of the text phase; `stop_at_step` pauses early."""
     device = pick_device(device)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
     checkpoint = run_dir / "last.pt"
     pool_fn, captioner, theme_fn = _world_defaults(config, device, pool_fn, captioner, theme_fn)
     parts = training_parts(config, device)
     step, seconds, history, seen_tokens = _run_start(checkpoint, config, parts, resume)
-    end = config.steps if stop_at_step is None else min(config.steps, stop_at_step)
-    pool, pool_index = None, None
+    total = config.steps + config.text_steps
+    end = total if stop_at_step is None else min(total, stop_at_step)
+    pool, pool_index, features = None, None, None
     started = time.perf_counter() - seconds
     cpu_started = time.process_time() - (history[-1].get("cpu_seconds", 0.0) if history else 0.0)
     save = lambda: save_checkpoint(_checkpoint_state(parts, config, step, history, seen_tokens, time.perf_counter() - started),
                                    checkpoint)
     bar = progress(range(step, end), desc="training ToyCLIP", total=end - step)
     for t in bar:
-        if pool_index != t // config.pool_steps:
+        text = t >= config.steps                       # the text phase (`text_steps`): pools of `text_worlds`, encoded once
+        if pool_index != t // config.pool_steps or (text and features is None):
             pool_index = t // config.pool_steps
-            pool = pool_fn(config, pool_index)
-        record = toyclip_step(parts, pool, t, config, captioner, theme_fn, seen_tokens, device)
+            pool = pool_fn(replace(config, worlds=config.text_worlds or config.worlds) if text else config, pool_index)
+            features = encode_pool(parts.model, pool) if text else None
+        record = (text_phase_step(parts, pool, features, t, config, captioner, theme_fn, seen_tokens, device) if text else
+                  toyclip_step(parts, pool, t, config, captioner, theme_fn, seen_tokens, device))
         step = record["step"]
         record.update(seconds=time.perf_counter() - started, cpu_seconds=time.process_time() - cpu_started)
-        if eval_fn is not None and (step % config.eval_every == 0 or step == config.steps):
+        if eval_fn is not None and (step % config.eval_every == 0 or step in (config.steps, total)):
             parts.model.eval()
             record.update(eval_fn(parts.model, parts.tokenizer, device))
             bar.set_postfix({k: round(v, 3) for k, v in record.items() if k.startswith("eval")})
