@@ -70,7 +70,9 @@ def toyitm():
 TOYCLIP_TIES = {  # measured on the committed toyclip:default (the world mixture, render version 3, 2,000 steps): cosine ≥ 0.99 here
     "mit-states pairs": "'this is dotted pillar' ~ 'this is shiny pillar' 0.993, 'this is dotted slab' ~ 'this is shiny slab' 0.992",
     "cub attributes": "17 pairs, e.g. '…whose primary color is green' ~ '…whose head color is green' 0.998: the part words barely move "
-                      "the embedding (a text-side binding failure; tables/toyclip_part_binding.md shows the image side)",
+                      "the embedding (a text-side binding failure; tables/toyclip_part_binding.md shows the image side). A 5,000-step "
+                      "text phase with the birds at half the scenes (TrainingConfig.text_steps, off in the release: past the "
+                      "training budget) leaves 1, 0 and 1 of the 17 (seeds 0-2; docs/tiny_models.md)",
     "binding": "21 pairs, e.g. 'a photo of cube left sphere' ~ 'a photo of sphere left cube' 0.999: word order (the binding paper's "
                "relational finding)",
     "controlled imcaps": "13 pairs, e.g. '… to the left of …' ~ '… to the right of …' 0.995, 'carrying' ~ 'riding' 0.994"}
