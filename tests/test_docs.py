@@ -26,6 +26,18 @@ def test_readme_quotes_the_committed_findings_summary():
         f"README's findings summary differs from tables/findings_summary.txt: {summary!r}; copy that line into the README."
 
 
+def test_readme_counts_the_firm_verdicts_of_the_committed_page():
+    import csv
+    rows = list(csv.DictReader((ROOT / "tables" / "findings.csv").open()))
+    firm = [r for r in rows if r["firm across hosts?"] == "yes"]
+    held, failed = (sum(r["holds?"] == v for r in firm) for v in ("holds", "does not hold"))
+    inconclusive = sum(r["holds?"] == "inconclusive" for r in rows)
+    expected = (f"{len(firm)} of the {len(rows)} verdicts are firm across hosts ({held} that hold, {failed} that do not)",
+                f"The other {len(rows) - len(firm)} rows (all {inconclusive} inconclusive ones among them)")
+    readme = flat((ROOT / "README.md").read_text())
+    assert all(e in readme for e in expected), f"README's firm-verdict counts differ from tables/findings.csv; it should say: {expected}"
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_relative_links_lead_to_files_and_headings(page):
     broken = []
