@@ -44,7 +44,7 @@ from vlconcepts.models import load_model  # noqa: E402
 from vlconcepts.compmap import cub_attribute_prompt  # noqa: E402
 from vlconcepts.cub_data import cub_attribute_names  # noqa: E402
 from vlconcepts.toyclip import (CHECKPOINT_FORMAT, RECOGNITION_KINDS, TrainingConfig, TrainingParts, _world_defaults,  # noqa: E402
-                                default_checkpoint, encode_pool, export_release, model_image_size, parameter_groups,
+                                default_checkpoint, encode_pool, export_release, model_image_size, parameter_groups, pool_index,
                                 read_verified_checkpoint, save_checkpoint, text_phase_step, world_recognition)
 from vlconcepts.world_mixture import render_mixture_pool  # noqa: E402
 
@@ -70,12 +70,15 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="the run's seed S (pools and batches from training seed 100 + S)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", default="runs/text_phase")
+    parser.add_argument("--pool-steps", type=int, default=0, help="text steps per pool (TrainingConfig.text_pool_steps; 0: the release's 250)")
+    parser.add_argument("--freeze-token-embedding", action="store_true", help="TrainingConfig.text_token_embedding=False")
     parser.add_argument("--export", default="", help="also write the continued model as a release into this folder (load it as toyclip:<folder>/toyclip-text-phase.pt)")
     parser.add_argument("--smoke", action="store_true", help="a few steps on tiny pools (wiring only)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     # steps=1 stands for the release's joint steps (done): text step k is the run's step 1 + k, as in `train_toyclip`
-    config = TrainingConfig(seed=100 + args.seed, steps=1, text_steps=args.steps, eval_every=10**9, checkpoint_every=10**9)
+    config = TrainingConfig(seed=100 + args.seed, steps=1, text_steps=args.steps, eval_every=10**9, checkpoint_every=10**9,
+                            text_pool_steps=args.pool_steps, text_token_embedding=not args.freeze_token_embedding)
     if args.worlds: config = replace(config, text_worlds={w: float(v) for w, v in (i.split("=") for i in args.worlds.split(","))})
     n = 300
     if args.smoke: config, n, args.every = replace(config, text_steps=4, pool_size=48, pool_steps=2, batch_size=16), 24, 2
@@ -92,12 +95,14 @@ def main(argv=None):
     parts = TrainingParts(model, tokenizer, optimizer, torch.amp.GradScaler("cpu", enabled=False), open_clip.ClipLoss())
     pool_fn, captioner, theme_fn = _world_defaults(config, "cpu", None, None, "world")
     seen = torch.zeros(config.model["text_cfg"]["vocab_size"], dtype=torch.bool)
-    rows, pool_index, started = [], None, time.perf_counter()
+    rows, index, started = [], None, time.perf_counter()
 
     def score(step, eval_seed=args.eval_seed, n=n, scenes=scenes):
         model.eval()
         recognition = world_recognition(model, tokenizer, n=n, seed=eval_seed, scenes=scenes)
-        row = {"seed": args.seed, "worlds": worlds, "eval_seed": eval_seed, "n": n, "step": step, "seconds": time.perf_counter() - started,
+        row = {"seed": args.seed, "worlds": worlds, **({"text_pool_steps": config.text_pool_steps} if config.text_pool_steps else {}),
+               **({"text_token_embedding": False} if not config.text_token_embedding else {}),
+               "eval_seed": eval_seed, "n": n, "step": step, "seconds": time.perf_counter() - started,
                **{f"{w}/{k}": v for (w, k), v in recognition.items()}, "mean": float(np.mean(list(recognition.values()))),
                "part_prompt_cosine": part_prompt_cosine(model, tokenizer), "cub_attribute_ties": cub_attribute_ties(model, tokenizer)}
         rows.append(row)
@@ -106,9 +111,9 @@ def main(argv=None):
 
     score(0)
     for t in progress(range(config.steps, config.steps + config.text_steps), desc="text phase"):
-        if pool_index != t // config.pool_steps:
-            pool_index = t // config.pool_steps
-            pool = pool_fn(replace(config, worlds=worlds), pool_index)
+        if index != pool_index(t, config):
+            index = pool_index(t, config)
+            pool = pool_fn(replace(config, worlds=worlds), index)
             features = encode_pool(model, pool)
         text_phase_step(parts, pool, features, t, config, captioner, theme_fn, seen, torch.device("cpu"))
         if (t + 1 - config.steps) % args.every == 0: score(t + 1 - config.steps)

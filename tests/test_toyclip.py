@@ -217,6 +217,8 @@ def test_toyclip_text_phase_smoke(benchmark_script, tmp_path):
     "benchmarks/toyclip_text_phase.py --smoke: the library's text phase continues the release, scored on the way and at the test seed."
     script = benchmark_script("toyclip_text_phase")
     rows = script.main(["--smoke", "--worlds", "birds=0.5,clevr=0.5", "--out", str(tmp_path), "--export", str(tmp_path / "release")])
+    cheaper = script.main(["--smoke", "--pool-steps", "3", "--freeze-token-embedding", "--out", str(tmp_path / "cheaper")])
+    assert all(r["text_pool_steps"] == 3 and r["text_token_embedding"] is False for r in cheaper)
     assert [(r["step"], r["eval_seed"]) for r in rows] == [(0, 7), (2, 7), (4, 7), (4, 2024)]
     assert all(r["worlds"] == {"birds": 0.5, "clevr": 0.5} and 0 <= r["mean"] <= 1 and r["cub_attribute_ties"] >= 0 for r in rows)
     assert len((tmp_path / "text_phase.jsonl").read_text().splitlines()) == 4

@@ -44,14 +44,14 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'hard_negative_clip_loss', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
            'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
            'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows',
-           'training_batch', 'toyclip_step', 'encode_pool', 'text_phase_step', 'resume_training', 'train_toyclip',
-           'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
-           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
-           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
-           'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
-           'world_eval_fn', 'missed_bars', 'release_state', 'export_release', 'verify_sha256',
-           'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
-           'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'training_batch', 'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training',
+           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
+           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
+           'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
+           'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
+           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state',
+           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
+           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -255,6 +255,8 @@ class TrainingConfig:
     hard_negatives: str = "none"                              # text-only negatives of attribute and bird captions (`HARD_NEGATIVES`)
     text_steps: int = 0                                       # steps of a text phase after `steps`, image tower locked (0: none; see below)
     text_worlds: dict = field(default_factory=dict)           # the text phase's world shares (empty: `worlds`)
+    text_pool_steps: int = 0                                  # text steps per pool (0: `pool_steps`; a pool's embeddings are cached)
+    text_token_embedding: bool = True                         # whether the text phase trains the token embedding
     eval_every: int = 100                                     # steps between held-out evaluations
     eval_scenes: int = 192                                    # fresh single-object scenes per evaluation
     checkpoint_every: int = 100                               # steps between checkpoints
@@ -276,7 +278,8 @@ class TrainingConfig:
                                        f"{self.themed_fraction} + {self.material_themed_fraction}.")
         if self.hard_negatives not in HARD_NEGATIVES:
             raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
-        if int(self.text_steps) < 0: raise InputValidationError(f"TrainingConfig.text_steps must be 0 or more, got {self.text_steps}.")
+        for name in ("text_steps", "text_pool_steps"):
+            if int(getattr(self, name)) < 0: raise InputValidationError(f"TrainingConfig.{name} must be 0 or more, got {getattr(self, name)}.")
         if self.text_worlds: self.text_worlds = check_mixture(self.text_worlds)
         if int(self.theme_colors) < 1: raise InputValidationError(f"TrainingConfig.theme_colors must be positive, got {self.theme_colors}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
@@ -290,8 +293,8 @@ def to_json(self: TrainingConfig) -> str:
     the text phase are stored only when set, so the runs and cached checkpoints of configs from before those options keep their JSON."""
     fields = asdict(self)
     if fields["hard_negatives"] == "none": del fields["hard_negatives"]
-    for name in ("text_steps", "text_worlds"):
-        if not fields[name]: del fields[name]
+    for name, off in (("text_steps", 0), ("text_worlds", {}), ("text_pool_steps", 0), ("text_token_embedding", True)):
+        if fields[name] == off: del fields[name]
     return json.dumps(fields, sort_keys=True)
 
 
@@ -483,6 +486,12 @@ def toyclip_step(parts: TrainingParts, pool: ScenePool, t: int, config: Training
     return {"step": t + 1, "loss": loss, "lr": lr, "batch": len(captions)}
 
 # %% ../nbs/05_toyclip.ipynb #7e1a0002
+def pool_index(t: int, config: TrainingConfig) -> int:
+    "The pool step `t` trains on: `t // pool_steps`; with `text_pool_steps`, the text phase's own pools follow the joint ones."
+    if t < config.steps or not config.text_pool_steps: return t // config.pool_steps
+    return -(-config.steps // config.pool_steps) + (t - config.steps) // config.text_pool_steps
+
+
 @torch.no_grad()
 def encode_pool(model, pool: ScenePool, batch_size: int = 256) -> torch.Tensor:
     "The normalised image embeddings of every scene of `pool`, in pool order, by the image tower in eval mode."
@@ -504,6 +513,7 @@ def text_phase_step(parts: TrainingParts, pool: ScenePool, features: torch.Tenso
     lr = cosine_lr(t - config.steps, config.lr, config.warmup_steps, config.text_steps)
     for group in parts.optimizer.param_groups: group["lr"] = lr
     parts.model.visual.requires_grad_(False)
+    parts.model.token_embedding.requires_grad_(config.text_token_embedding)
     loss = contrastive_step(parts.model, parts.loss_fn, parts.optimizer, None, tokens.to(device), parts.scaler,
                             image_features=features[index].to(device))
     return {"step": t + 1, "loss": loss, "lr": lr, "batch": len(captions), "phase": "text"}
@@ -552,7 +562,7 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
     step, seconds, history, seen_tokens = _run_start(checkpoint, config, parts, resume)
     total = config.steps + config.text_steps
     end = total if stop_at_step is None else min(total, stop_at_step)
-    pool, pool_index, features = None, None, None
+    pool, index, features = None, None, None
     started = time.perf_counter() - seconds
     cpu_started = time.process_time() - (history[-1].get("cpu_seconds", 0.0) if history else 0.0)
     save = lambda: save_checkpoint(_checkpoint_state(parts, config, step, history, seen_tokens, time.perf_counter() - started),
@@ -560,9 +570,9 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
     bar = progress(range(step, end), desc="training ToyCLIP", total=end - step)
     for t in bar:
         text = t >= config.steps                       # the text phase (`text_steps`): pools of `text_worlds`, encoded once
-        if pool_index != t // config.pool_steps or (text and features is None):
-            pool_index = t // config.pool_steps
-            pool = pool_fn(replace(config, worlds=config.text_worlds or config.worlds) if text else config, pool_index)
+        if index != pool_index(t, config) or (text and features is None):
+            index = pool_index(t, config)
+            pool = pool_fn(replace(config, worlds=config.text_worlds or config.worlds) if text else config, index)
             features = encode_pool(parts.model, pool) if text else None
         record = (text_phase_step(parts, pool, features, t, config, captioner, theme_fn, seen_tokens, device) if text else
                   toyclip_step(parts, pool, t, config, captioner, theme_fn, seen_tokens, device))
