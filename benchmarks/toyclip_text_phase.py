@@ -26,7 +26,7 @@ run. Not adopted: added to the release's 519 s of joint training it takes ToyCLI
 stay missed (docs/tiny_models.md, "A text phase"). The cheaper variant (`--pool-steps 1250 --freeze-token-embedding`,
 same mixture, seeds 0-2; reading written before its runs): mean 0.771 ± 0.002, body / head 0.537 ± 0.007 / 0.633 ±
 0.006, ties 1 / 0 / 2, no kind more than 0.004 below the release, 360-372 s a run: "a cheaper equivalent", which
-still leaves ToyCLIP's training at the edge of its budget on this host (docs/tiny_models.md).
+still takes ToyCLIP's training just past its 15-min budget on this host, to about 15.5 min (docs/tiny_models.md).
 """
 import argparse
 import json

@@ -223,6 +223,9 @@ def contrastive_step(model, loss_fn, optimizer, images: torch.Tensor | None, tok
     return float(loss.detach())
 
 # %% ../nbs/05_toyclip.ipynb #c3d1e7a1
+HARD_NEGATIVES = ("none", "edit", "part-swap")  # `TrainingConfig.hard_negatives` (see `hard_negative_captioner`)
+
+
 def hard_negative_clip_loss(image_features: torch.Tensor, text_features: torch.Tensor, logit_scale: torch.Tensor) -> torch.Tensor:
     """NegCLIP's loss: `text_features` holds the `B` captions of the `B` images, then any number of negative-only texts;
     image → text cross-entropy over every text, text → image over the `B` captions; their mean."""
@@ -232,9 +235,6 @@ def hard_negative_clip_loss(image_features: torch.Tensor, text_features: torch.T
     return (torch.nn.functional.cross_entropy(logits, labels) + torch.nn.functional.cross_entropy(logits[:, :n].T, labels)) / 2
 
 # %% ../nbs/05_toyclip.ipynb #64036992
-HARD_NEGATIVES = ("none", "edit", "part-swap")  # `TrainingConfig.hard_negatives` (see `hard_negative_captioner`)
-
-
 @dataclass
 class TrainingConfig:
     "What ToyCLIP training depends on (stored in every checkpoint; a resumed run must match it)."
@@ -278,12 +278,11 @@ class TrainingConfig:
                                        f"{self.themed_fraction} + {self.material_themed_fraction}.")
         if self.hard_negatives not in HARD_NEGATIVES:
             raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
-        for name in ("text_steps", "text_pool_steps"):
-            if int(getattr(self, name)) < 0: raise InputValidationError(f"TrainingConfig.{name} must be 0 or more, got {getattr(self, name)}.")
-        if self.text_worlds: self.text_worlds = check_mixture(self.text_worlds)
+        if min(int(self.text_steps), int(self.text_pool_steps)) < 0: raise InputValidationError(
+            f"TrainingConfig.text_steps and text_pool_steps must be 0 or more, got {self.text_steps} and {self.text_pool_steps}.")
         if int(self.theme_colors) < 1: raise InputValidationError(f"TrainingConfig.theme_colors must be positive, got {self.theme_colors}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
-        self.worlds = check_mixture(self.worlds)
+        self.worlds, self.text_worlds = check_mixture(self.worlds), (check_mixture(self.text_worlds) if self.text_worlds else {})
         self.caption_kinds = {str(k): float(v) for k, v in self.caption_kinds.items()}
 
 # %% ../nbs/05_toyclip.ipynb #b2896ab1
