@@ -74,6 +74,24 @@ part prompts' cosine 0.288 ± 0.013 (from 0.992). Reading: "slow". The loss does
 on bird-only batches, between 1,000 and 5,000 steps, up to about what the image embedding holds. Trained on birds alone,
 the text tower loses other worlds' words meanwhile: attribute colour 0.95 -> 0.80, material 0.79 -> 0.62, state
 0.64 -> 0.47 (world mean 0.744 ± 0.008). Nothing is adopted; a recipe with such a text phase needs its own rule.
+
+Third follow-up, written down 2026-11-28 before its runs: does the part-word tie keep the wing's colour out of the
+image embedding? A linear probe reads wing colour from `toyclip:default`'s image embedding at only 0.335 (chance 0.125;
+the same tower trained supervised: 0.955), and a text phase cannot change that (it locks the image tower). If the
+contrastive loss only asks the image tower for what the text tower tells apart, an image tower trained jointly under
+a text tower that ties "wing colour is red" to "head colour is red" has no reason to keep the wing's colour apart, and
+one trained under a text tower that tells the parts apart does. `--start SPEC` continues another ToyCLIP instead of
+the release; `--probe` adds the part-colour linear probes on the image embedding (`toyclip.part_colour_probe`: 2,000
+training birds, the 400 test birds of `tables/toyclip_part_binding.md`) to the scores. Two `joint` continuations, 1,000
+steps on the bird-half mixture (`--worlds clevr=0.2059,attributes=0.1765,birds=0.5,imcaps=0.1176`), seeds 0-2, the
+same pools and batches in both: from `toyclip:default` (part prompts of one colour at cosine 0.99) and from the
+cheaper text phase's seed-1 release (`benchmarks/toyclip_text_phase.py --worlds <the same> --pool-steps 1250
+--freeze-token-embedding --seed 1 --export DIR`, sha256 ba95265a...; the release's image tower exactly, part prompts at
+cosine about 0.8, no CUB attribute pair tied). Reading, on the wing-colour probe after the continuation (mean over
+seeds): "the tie keeps the wing out" if the untied start exceeds the release start by at least 0.10 and by more than
+twice the larger of the two arms' seed standard deviations; "not the tie" if it exceeds it by less than 0.05; "between"
+otherwise. Reported beside it, not read: body and head probes, zero-shot part colours, the part prompts' cosine (does
+joint training tie them again?) and the world mean. Nothing is adopted from it.
 """
 import argparse
 import json
@@ -93,7 +111,8 @@ from vlconcepts.core import atomic_write, pick_device, progress  # noqa: E402
 from vlconcepts.cub_data import CUB_GROUPS  # noqa: E402
 from vlconcepts.models import load_model  # noqa: E402
 from vlconcepts.toyclip import (PART_COLOUR_KINDS, TrainingConfig, _world_defaults, clip_forward, contrastive_step,  # noqa: E402
-                                cosine_lr, normalize_images, parameter_groups, training_batch, world_recognition)
+                                cosine_lr, normalize_images, parameter_groups, part_colour_probe, training_batch,
+                                world_recognition)
 from vlconcepts.world_mixture import BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS  # noqa: E402
 
 ARMS = ("joint", "locked-image")
@@ -121,10 +140,10 @@ def locked_image_step(model, loss_fn, optimizer, images: torch.Tensor, tokens: t
     return float(loss.detach())
 
 
-def continue_release(arm: str, config: TrainingConfig, device) -> tuple:
-    "`toyclip:default` trained `config.steps` more steps as `arm` says; (module, tokenizer, seconds of training)."
+def continue_release(arm: str, config: TrainingConfig, device, start: str = "toyclip:default") -> tuple:
+    "The ToyCLIP `start` (a model spec) trained `config.steps` more steps as `arm` says; (module, tokenizer, seconds of training)."
     import open_clip
-    release = load_model("toyclip:default", device=device)
+    release = load_model(start, device=device)
     model, tokenizer = release.module, release.tokenizer
     model.visual.to(memory_format=torch.channels_last)
     if arm == "locked-image": model.visual.requires_grad_(False)
@@ -132,7 +151,7 @@ def continue_release(arm: str, config: TrainingConfig, device) -> tuple:
     loss_fn = open_clip.ClipLoss()
     pool_fn, captioner, theme_fn = _world_defaults(config, device, None, None, "world")
     pool, pool_index, started = None, None, time.perf_counter()
-    for t in progress(range(config.steps), desc=f"{arm} from toyclip:default"):
+    for t in progress(range(config.steps), desc=f"{arm} from {start}"):
         if pool_index != t // config.pool_steps: pool_index = t // config.pool_steps; pool = pool_fn(config, pool_index)
         images, _, tokens = training_batch(pool, t, config, tokenizer, captioner, theme_fn)
         for group in optimizer.param_groups: group["lr"] = cosine_lr(t, config.lr, config.warmup_steps, config.steps)
@@ -143,11 +162,13 @@ def continue_release(arm: str, config: TrainingConfig, device) -> tuple:
     return model, tokenizer, time.perf_counter() - started
 
 
-def scores(model, tokenizer, n: int, device) -> dict:
-    "World recognition per kind (test seed 2024), its mean, and the part prompts' mean cosine."
+def scores(model, tokenizer, n: int, device, probe: bool = False) -> dict:
+    """World recognition per kind (test seed 2024), its mean, the part prompts' mean cosine and, with `probe`, the
+    part-colour linear probes on the image embedding (`probe/<kind>`)."""
     recognition = world_recognition(model, tokenizer, n=n, device=device)
+    probes = part_colour_probe(model, n_train=5 * n, n=n, device=device) if probe else {}
     return {**{f"{w}/{k}": v for (w, k), v in recognition.items()}, "mean": float(np.mean(list(recognition.values()))),
-            "part_prompt_cosine": part_prompt_cosine(model, tokenizer)}
+            "part_prompt_cosine": part_prompt_cosine(model, tokenizer), **{f"probe/{k}": v for k, v in probes.items()}}
 
 
 def main(argv=None):
@@ -156,7 +177,9 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="the run's seed S (pools and batches from training seed 100 + S)")
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--worlds", default=None, help="the continuation's world shares, e.g. 'birds=1' (default: the release's mixture)")
-    parser.add_argument("--release", action="store_true", help="also score the shipped release itself (0 more steps)")
+    parser.add_argument("--release", action="store_true", help="also score the start model itself (0 more steps)")
+    parser.add_argument("--start", default="toyclip:default", help="the ToyCLIP to continue, a model spec (default: the release)")
+    parser.add_argument("--probe", action="store_true", help="also score the part-colour linear probes on the image embedding")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     parser.add_argument("--out", default="runs/locked_image")
@@ -181,12 +204,13 @@ def main(argv=None):
         print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
 
     if args.release:
-        release = load_model("toyclip:default", device=device)
-        record({"arm": "release", "seed": None, "steps": 0, **scores(release.module, release.tokenizer, n, device)})
+        release = load_model(args.start, device=device)
+        record({"arm": "release", "start": args.start, "seed": None, "steps": 0,
+                **scores(release.module, release.tokenizer, n, device, args.probe)})
     for arm in arms:
-        model, tokenizer, seconds = continue_release(arm, config, device)
-        record({"arm": arm, "seed": args.seed, "steps": config.steps, "worlds": config.worlds, **scores(model, tokenizer, n, device),
-                "train_s": seconds})
+        model, tokenizer, seconds = continue_release(arm, config, device, args.start)
+        record({"arm": arm, "start": args.start, "seed": args.seed, "steps": config.steps, "worlds": config.worlds,
+                **scores(model, tokenizer, n, device, args.probe), "train_s": seconds})
     with atomic_write(out / f"locked_image_seed{args.seed}.json", "w") as f: f.write(json.dumps(rows, indent=1))
     return rows
 

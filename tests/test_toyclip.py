@@ -210,6 +210,9 @@ def test_toyclip_locked_image_smoke(benchmark_script, tmp_path):
         assert not torch.equal(model.text_projection, shipped.text_projection)
     birds = script.main(["--smoke", "--arms", "locked-image", "--worlds", "birds=1", "--device", "cpu", "--out", str(tmp_path / "birds")])
     assert birds[0]["worlds"] == {"birds": 1.0}
+    probed = script.main(["--smoke", "--arms", "joint", "--start", "toyclip:default", "--probe", "--device", "cpu", "--out", str(tmp_path / "probe")])
+    assert probed[0]["start"] == "toyclip:default"
+    assert all(0 <= probed[0][f"probe/{k}"] <= 1 for k in script.PART_COLOUR_KINDS)
     with pytest.raises(SystemExit): script.main(["--arms", "frozen", "--out", str(tmp_path)])
 
 
