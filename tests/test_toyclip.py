@@ -171,6 +171,20 @@ def test_tiny_model_scaling_negatives_arm_trains_with_its_negatives(benchmark_sc
     assert np.isfinite([h["loss"] for h in json.loads(state["history_json"])]).all()
 
 
+def test_tiny_model_scaling_three_phase_arm(benchmark_script, tmp_path):
+    "The three-phase arm trains joint, text and joint steps after it (cut for --smoke) and reports the ties, probes and CLEVR accuracies."
+    script = benchmark_script("tiny_model_scaling")
+    rows = script.main(["--smoke", "--device", "cpu", "--arms", "clip-three-phases", "--out", str(tmp_path / "a"),
+                        "--runs-dir", str(tmp_path / "runs")])
+    state = read_checkpoint(tmp_path / "runs" / "clip-three-phases-seed0" / "last.pt")
+    stored = TrainingConfig.from_json(state["training_config_json"])
+    assert (stored.text_steps, stored.joint_steps_after_text, stored.text_token_embedding) == (4, 3, False)
+    phases = [h.get("phase") for h in json.loads(state["history_json"])]
+    assert phases == [None] * stored.steps + ["text"] * 4 + ["joint after text"] * 3
+    assert isinstance(rows[0]["cub_attribute_ties"], int) and 0 <= rows[0]["probe/has_wing_color"] <= 1
+    assert 0 <= rows[0]["clevr/color_shape"] <= 1 and -1 <= rows[0]["part_prompt_cosine"] <= 1
+
+
 def test_tiny_model_scaling_part_swap_batches(benchmark_script):
     "The part-swap arms' pool: each twin differs from its bird in exactly two part colours (still a valid bird); a part-swap batch holds whole pairs, named apart by their captions."
     script = benchmark_script("tiny_model_scaling")

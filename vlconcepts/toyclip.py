@@ -257,6 +257,7 @@ class TrainingConfig:
     text_worlds: dict = field(default_factory=dict)           # the text phase's world shares (empty: `worlds`)
     text_pool_steps: int = 0                                  # text steps per pool (0: `pool_steps`; a pool's embeddings are cached)
     text_token_embedding: bool = True                         # whether the text phase trains the token embedding
+    joint_steps_after_text: int = 0                           # joint steps after the text phase, both towers, on `text_worlds` (0: none)
     eval_every: int = 100                                     # steps between held-out evaluations
     eval_scenes: int = 192                                    # fresh single-object scenes per evaluation
     checkpoint_every: int = 100                               # steps between checkpoints
@@ -264,7 +265,7 @@ class TrainingConfig:
     render_version: int = RENDER_VERSION                      # the world renderer the scenes come from (`scenes.RENDER_VERSION`)
 
     def __post_init__(self):
-        for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes"):
+        for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes", "theme_colors"):
             if int(getattr(self, name)) < 1: raise InputValidationError(f"TrainingConfig.{name} must be positive, got {getattr(self, name)}.")
         if self.batch_size < 2: raise InputValidationError("TrainingConfig.batch_size must be at least 2 (a contrastive loss needs negatives).")
         for name in ("object_counts", "caption_kinds"):
@@ -276,11 +277,10 @@ class TrainingConfig:
         if float(self.themed_fraction) + float(self.material_themed_fraction) > 1:
             raise InputValidationError(f"TrainingConfig.themed_fraction + material_themed_fraction must be at most 1, got "
                                        f"{self.themed_fraction} + {self.material_themed_fraction}.")
-        if self.hard_negatives not in HARD_NEGATIVES:
-            raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
-        if min(int(self.text_steps), int(self.text_pool_steps)) < 0: raise InputValidationError(
-            f"TrainingConfig.text_steps and text_pool_steps must be 0 or more, got {self.text_steps} and {self.text_pool_steps}.")
-        if int(self.theme_colors) < 1: raise InputValidationError(f"TrainingConfig.theme_colors must be positive, got {self.theme_colors}.")
+        if self.hard_negatives not in HARD_NEGATIVES: raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
+        phases = int(self.text_steps), int(self.text_pool_steps), int(self.joint_steps_after_text)
+        if min(phases) < 0 or (phases[2] and not phases[0]): raise InputValidationError(f"TrainingConfig.text_steps, text_pool_steps "
+            f"and joint_steps_after_text must be 0 or more, and joint steps after the text phase need one (text_steps > 0); got {phases}.")
         self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
         self.worlds, self.text_worlds = check_mixture(self.worlds), (check_mixture(self.text_worlds) if self.text_worlds else {})
         self.caption_kinds = {str(k): float(v) for k, v in self.caption_kinds.items()}
@@ -292,7 +292,8 @@ def to_json(self: TrainingConfig) -> str:
     the text phase are stored only when set, so the runs and cached checkpoints of configs from before those options keep their JSON."""
     fields = asdict(self)
     if fields["hard_negatives"] == "none": del fields["hard_negatives"]
-    for name, off in (("text_steps", 0), ("text_worlds", {}), ("text_pool_steps", 0), ("text_token_embedding", True)):
+    for name, off in (("text_steps", 0), ("text_worlds", {}), ("text_pool_steps", 0), ("text_token_embedding", True),
+                      ("joint_steps_after_text", 0)):
         if fields[name] == off: del fields[name]
     return json.dumps(fields, sort_keys=True)
 
@@ -474,19 +475,27 @@ def training_batch(pool: ScenePool, t: int, config: TrainingConfig, tokenizer: C
 # %% ../nbs/05_toyclip.ipynb #87019117
 def toyclip_step(parts: TrainingParts, pool: ScenePool, t: int, config: TrainingConfig, captioner: Callable,
                  theme_fn: Callable | None, seen_tokens: torch.Tensor, device: torch.device) -> dict:
-    "Step `t` of a run: its batch, `cosine_lr` and one `contrastive_step`; marks the batch's token ids in `seen_tokens` (in place)."
+    """Joint step `t` of a run: its batch, `cosine_lr` and one `contrastive_step`; marks the batch's token ids in
+    `seen_tokens` (in place). After a text phase (`joint_steps_after_text`) both towers train again, the schedule restarted."""
     images, captions, tokens = training_batch(pool, t, config, parts.tokenizer, captioner, theme_fn)
     seen_tokens |= torch.bincount(tokens.flatten(), minlength=len(seen_tokens)).bool()
-    lr = cosine_lr(t, config.lr, config.warmup_steps, config.steps)
+    after = t - config.steps - config.text_steps if config.joint_steps_after_text else -1
+    lr = (cosine_lr(t, config.lr, config.warmup_steps, config.steps) if after < 0 else
+          cosine_lr(after, config.lr, config.warmup_steps, config.joint_steps_after_text))
     for group in parts.optimizer.param_groups: group["lr"] = lr
+    if after >= 0: parts.model.requires_grad_(True)     # the text phase froze the image tower (and maybe the token embedding)
     loss = contrastive_step(parts.model, parts.loss_fn, parts.optimizer, normalize_images(images.to(device), parts.model)
                             .contiguous(memory_format=torch.channels_last),
                             tokens.to(device), parts.scaler)
-    return {"step": t + 1, "loss": loss, "lr": lr, "batch": len(captions)}
+    return {"step": t + 1, "loss": loss, "lr": lr, "batch": len(captions), **({"phase": "joint after text"} if after >= 0 else {})}
 
 # %% ../nbs/05_toyclip.ipynb #7e1a0002
 def pool_index(t: int, config: TrainingConfig) -> int:
-    "The pool step `t` trains on: `t // pool_steps`; with `text_pool_steps`, the text phase's own pools follow the joint ones."
+    """The pool step `t` trains on: `t // pool_steps`; with `text_pool_steps`, the text phase's own pools follow the joint
+    ones; the joint steps after the text phase draw theirs after both, a fresh one every `pool_steps`."""
+    if (after := t - config.steps - config.text_steps) >= 0 and config.joint_steps_after_text:
+        text_pools = -(-config.text_steps // (config.text_pool_steps or config.pool_steps))
+        return -(-config.steps // config.pool_steps) + text_pools + after // config.pool_steps
     if t < config.steps or not config.text_pool_steps: return t // config.pool_steps
     return -(-config.steps // config.pool_steps) + (t - config.steps) // config.text_pool_steps
 
@@ -552,14 +561,15 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
                   stop_at_step: int | None = None, pool_fn: Callable | None = None, captioner: Callable | None = None,
                   eval_fn: Callable | None = None, theme_fn: Callable | None = "world") -> TrainingRun:
     """Train ToyCLIP with open_clip's `ClipLoss` (seeded, resumable from `run_dir/last.pt`): `steps` joint steps, then
-    `text_steps` of the text phase; `stop_at_step` pauses early."""
+    `text_steps` of the text phase, then `joint_steps_after_text`; `stop_at_step` pauses early."""
     device = pick_device(device)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
     checkpoint = run_dir / "last.pt"
     pool_fn, captioner, theme_fn = _world_defaults(config, device, pool_fn, captioner, theme_fn)
     parts = training_parts(config, device)
     step, seconds, history, seen_tokens = _run_start(checkpoint, config, parts, resume)
-    total = config.steps + config.text_steps
+    text_end = config.steps + config.text_steps
+    total = text_end + config.joint_steps_after_text
     end = total if stop_at_step is None else min(total, stop_at_step)
     pool, index, features = None, None, None
     started = time.perf_counter() - seconds
@@ -568,16 +578,16 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
                                    checkpoint)
     bar = progress(range(step, end), desc="training ToyCLIP", total=end - step)
     for t in bar:
-        text = t >= config.steps                       # the text phase (`text_steps`): pools of `text_worlds`, encoded once
+        text = config.steps <= t < text_end            # the text phase (`text_steps`): pools of `text_worlds`, encoded once
         if index != pool_index(t, config) or (text and features is None):
-            index = pool_index(t, config)
-            pool = pool_fn(replace(config, worlds=config.text_worlds or config.worlds) if text else config, index)
+            index = pool_index(t, config)            # from the text phase on, pools of `text_worlds`
+            pool = pool_fn(replace(config, worlds=config.text_worlds or config.worlds) if t >= config.steps else config, index)
             features = encode_pool(parts.model, pool) if text else None
         record = (text_phase_step(parts, pool, features, t, config, captioner, theme_fn, seen_tokens, device) if text else
                   toyclip_step(parts, pool, t, config, captioner, theme_fn, seen_tokens, device))
         step = record["step"]
         record.update(seconds=time.perf_counter() - started, cpu_seconds=time.process_time() - cpu_started)
-        if eval_fn is not None and (step % config.eval_every == 0 or step in (config.steps, total)):
+        if eval_fn is not None and (step % config.eval_every == 0 or step in (config.steps, text_end, total)):
             parts.model.eval()
             record.update(eval_fn(parts.model, parts.tokenizer, device))
             bar.set_postfix({k: round(v, 3) for k, v in record.items() if k.startswith("eval")})
