@@ -251,17 +251,25 @@ def bird_batch_theme(kind: str):
     return theme
 
 
-def clip_arm(arm: Arm, runs: Path, device, smoke: bool, seed: int = 0, steps: int | None = None) -> dict:
-    "Train ToyCLIP as the release except `arm`'s steps, sizes, bird batches and negatives; its world recognition on the release's test close-ups."
+def clip_arm(arm: Arm, runs: Path, device, smoke: bool, seed: int = 0, steps: int | None = None, reuse: bool = False,
+             with_phase_scores: bool = False) -> dict:
+    """Train ToyCLIP as the release except `arm`'s steps, sizes, bird batches and negatives; its world recognition on the
+    release's test close-ups. `reuse` scores the finished run already in `runs` (its `train_s` is the checkpoint's);
+    `with_phase_scores` adds `phase_scores` for an arm without phases (a control)."""
     phases = {**arm.phases, **({k: v for k, v in SMOKE_PHASES.items() if arm.phases.get(k)} if smoke else {})}
     config = arm_config(TrainingConfig(model=toyclip_config(**arm.sizes), steps=steps or arm.steps, eval_every=10**9,
                                        checkpoint_every=10**9, hard_negatives=arm.hard_negatives, seed=seed, **phases),
                         smoke, batch_size=16)
     birds = dict(pool_fn=lambda c, i: part_swap_pool(c, i, device), theme_fn=bird_batch_theme(arm.bird_batches)) if arm.bird_batches else {}
-    run = train_toyclip(config, runs / f"{arm.name}-seed{seed}", device=device, resume=False, **birds)
+    run_dir = runs / f"{arm.name}-seed{seed}"
+    if reuse and not (run_dir / "last.pt").exists():
+        raise SystemExit(f"--reuse: no finished run of {arm.name} seed {seed} in {run_dir} (last.pt); run it without --reuse first")
+    run = train_toyclip(config, run_dir, device=device, resume=reuse, **birds)
+    if reuse and run.step != config.steps + config.text_steps + config.joint_steps_after_text:
+        raise SystemExit(f"--reuse: {run_dir / 'last.pt'} stopped at step {run.step}, not at the arm's end; run it without --reuse")
     recognition = world_recognition(run.model, run.tokenizer, n=SMOKE["n_test"] if smoke else 400, device=device)
     scores = {f"{w}/{k}": v for (w, k), v in recognition.items()}
-    extra = phase_scores(run.model, run.tokenizer, SMOKE["n_test"] if smoke else 400, device) if arm.phases else {}
+    extra = phase_scores(run.model, run.tokenizer, SMOKE["n_test"] if smoke else 400, device) if arm.phases or with_phase_scores else {}
     return {**scores, "mean": float(np.mean(list(recognition.values()))), **extra, "train_s": run.seconds}
 
 
@@ -341,6 +349,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="ToyCLIP arms: the training seed (weights, scenes, captions); the test set stays 2024")
     parser.add_argument("--steps", type=int, default=None, help="ToyCLIP arms: train this many steps instead of the arm's (a cost measurement)")
     parser.add_argument("--smoke", action="store_true", help="a few steps of each arm on tiny pools (wiring only)")
+    parser.add_argument("--reuse", action="store_true", help="ToyCLIP arms: score the finished run already in --runs-dir instead of training")
+    parser.add_argument("--phase-scores", action="store_true", help="ToyCLIP arms: report `phase_scores` for an arm without phases too")
     args = parser.parse_args(argv)
     names = [a.strip() for a in args.arms.split(",") if a.strip()]
     unknown = [a for a in names if a not in ARMS]
@@ -361,7 +371,7 @@ def main(argv=None):
             print(f"skip {name}: estimated {estimate:.0f} s, {left:.0f} s left", flush=True); continue
         t0 = time.perf_counter()
         extra = {"curve_every": args.curve_every} if arm.family in CURVED else {}
-        if arm.family == "clip": extra = {"seed": args.seed, "steps": args.steps}
+        if arm.family == "clip": extra = {"seed": args.seed, "steps": args.steps, "reuse": args.reuse, "with_phase_scores": args.phase_scores}
         row = {"arm": name, "family": arm.family, "steps": args.steps or arm.steps, "sizes": arm.sizes, "device": str(device),
                **({"seed": args.seed} if arm.family == "clip" else {}), **RUNNERS[arm.family](arm, runs, device, args.smoke, **extra)}
         row["wall_s"] = time.perf_counter() - t0

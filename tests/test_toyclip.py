@@ -183,6 +183,15 @@ def test_tiny_model_scaling_three_phase_arm(benchmark_script, tmp_path):
     assert phases == [None] * stored.steps + ["text"] * 4 + ["joint after text"] * 3
     assert isinstance(rows[0]["cub_attribute_ties"], int) and 0 <= rows[0]["probe/has_wing_color"] <= 1
     assert 0 <= rows[0]["clevr/color_shape"] <= 1 and -1 <= rows[0]["part_prompt_cosine"] <= 1
+    # --reuse scores the finished run as it stands: the same scores, the checkpoint untouched
+    before = (tmp_path / "runs" / "clip-three-phases-seed0" / "last.pt").read_bytes()
+    again = script.main(["--smoke", "--device", "cpu", "--arms", "clip-three-phases", "--out", str(tmp_path / "b"),
+                         "--runs-dir", str(tmp_path / "runs"), "--reuse"])
+    assert {k: v for k, v in again[0].items() if k not in ("wall_s", "train_s")} == {k: v for k, v in rows[0].items() if k not in ("wall_s", "train_s")}
+    assert (tmp_path / "runs" / "clip-three-phases-seed0" / "last.pt").read_bytes() == before
+    with pytest.raises(SystemExit, match="no finished run of clip-2k seed 0"):  # a control with --phase-scores needs its run
+        script.main(["--smoke", "--device", "cpu", "--arms", "clip-2k", "--out", str(tmp_path / "c"),
+                     "--runs-dir", str(tmp_path / "runs"), "--reuse", "--phase-scores"])
 
 
 def test_tiny_model_scaling_part_swap_batches(benchmark_script):
