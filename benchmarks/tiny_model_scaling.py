@@ -125,7 +125,26 @@ moves steps from the text phase and the last phase to the first: `TrainingConfig
 text_worlds=<the bird-half mixture>, text_pool_steps=1000, text_token_embedding=False, joint_steps_after_text=700)`
 (about 96% of the release's attribute scenes; estimated from the first arm's phase times, 0.28, 0.075 and 0.26 s a
 step: about 825 s of training and 21 evaluations). Seeds 0-2, the same reading (a)-(e), with 21 evaluations counted
-in (e). Whatever either arm reads, nothing is adopted in this session."""
+in (e). Whatever either arm reads, nothing is adopted in this session.
+
+Measured 2026-11-28 (record: benchmarks/measured/2026-11-28_cpu_toyclip_three_phases.jsonl; seeds 0-2 of each arm on
+this 2-core AVX-512 host, one thread each, two at a time; test seed 2024). Both readings: "not a candidate".
+`clip-three-phases`: (a) met, world mean 0.807 +- 0.012; (b) met, body / head colour 0.828 / 0.842; (c) fails,
+attribute material 0.688 +- 0.047 against the release's 0.785 (shape 0.829, -0.029, inside the line); (d) met, 0, 1
+and 0 tied CUB pairs; (e) met, 881, 853 and 844 s with 24 evaluations. `clip-three-phases-1500`: (a) fails, 0.794 +-
+0.005; (b) met, 0.756 / 0.820; (c) fails, material 0.692 +- 0.043; (d) met, 1, 1, 0; (e) met, 825, 798, 858 s. Wing
+colour stays low in both (0.263 +- 0.095, 0.221 +- 0.066). Reported beside them and not part of either reading: the
+release's recipe (`clip-2k`) trained on the same host, seeds 0-2, its finished runs scored again with `--reuse
+--phase-scores` for the extra columns. Its world mean is 0.731 +- 0.002 and its attribute material 0.720 +- 0.058
+(0.772, 0.730, 0.657): the release's 0.785 is one seed above all three. Against this control the three-phase arm's
+material is -0.032 on the attribute world and -0.049 on CLEVR, each inside the larger seed sd (0.058, 0.055). Shape is
+what falls beyond the spread: -0.046 on the attribute world (0.829 +- 0.012 against 0.875 +- 0.007) and -0.055 on CLEVR
+(0.861 +- 0.029 against 0.916 +- 0.017; colour x shape 0.846 against 0.897). Beyond the spread it lifts body and head
+colour (+0.46, +0.38), bird pattern (+0.07), attribute state (+0.03), the image embedding's body and head probes
+(+0.12, +0.14) and the world mean (+0.077), and unties the CUB prompts (8-22 tied pairs in the control, 0-1 here), at
+about 290 s more training (829 +- 19 s against 541 +- 36 s, without evaluations). Condition (c) was written against the
+release's single seed; a later reading should compare with its recipe's seeds run on the same host, as this control
+does. Nothing adopted."""
 import argparse
 import json
 from itertools import combinations
