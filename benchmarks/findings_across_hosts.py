@@ -29,7 +29,7 @@ from vlconcepts.findings import FINDINGS, assess_findings
 def compare(folder_a: Path, folder_b: Path, near: float = 3.0) -> tuple[pd.DataFrame, dict]:
     "Per finding: verdict and margin on both folders and the move; with the summary (same verdicts, largest near move)."
     a, b = (assess_findings(FINDINGS, f)[["holds?", "margin"]] for f in (folder_a, folder_b))
-    rows = a.join(b, lsuffix=" (a)", rsuffix=" (b)")
+    rows = a.add_suffix(" (a)").join(b.add_suffix(" (b)"))
     rows["move"] = rows["margin (b)"] - rows["margin (a)"]
     finite = rows[[math.isfinite(x) for x in rows["move"]]]
     close = finite[(finite["margin (a)"].abs() < near) | (finite["margin (b)"].abs() < near)]
