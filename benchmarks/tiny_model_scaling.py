@@ -158,7 +158,17 @@ mean over seeds is at least 0.80, (b) body and head colour each at least 0.70, (
 kinds and the CLEVR colour x shape, shape and material accuracies falls below the control's mean by more than the
 larger of 0.03 and the two arms' seed sds, (d) at most one tied CUB attribute pair in every seed, and (e) every run's
 training plus 20 evaluations (1.27 s each) within 900 s; otherwise "not a candidate", naming what fails. Nothing is
-adopted in the session that measures it."""
+adopted in the session that measures it.
+
+Measured 2026-11-28 (the same record): "not a candidate". (a) fails, world mean 0.785 +- 0.006; (b) fails, body colour
+0.686 +- 0.067 (head 0.778 +- 0.049); (c) met, the largest fall below the control is attribute shape, -0.027 (0.848 +-
+0.010); (d) fails, 5, 3 and 5 tied CUB pairs; (e) fails for seed 2 only, which ran beside the test suite as written
+(1,040 s; seeds 0 and 1: 812 and 781 s). Against the control, the release's 2,000 joint steps first keep CLEVR: colour x
+shape 0.902 +- 0.006 (control 0.897), shape 0.909 (0.916), material 0.826 (0.841), where `clip-three-phases` lost 0.05
+on each of colour x shape and shape. Attribute shape falls about half as far (-0.027 against -0.046). The part colours
+gain less: body and head +0.32 and +0.31 against +0.46 and +0.38, with 2,500 text steps and 500 joint steps after
+instead of 4,000 and 1,000. So within the 15-min budget the three arms lie on one trade-off between the first joint
+phase (shape) and the later phases (part colours); none meets every condition."""
 import argparse
 import json
 from itertools import combinations
