@@ -177,7 +177,15 @@ budget raised to 20 min. So far that model was measured only as three continuati
 text_token_embedding=False, joint_steps_after_text=1000)`, with 32 evaluations at `eval_every=250`. Seeds 0 and 1 run
 side by side, one thread each; seed 2 runs alone (faster, so favourable to (e)). The reading is the third arm's, against
 the same control, with (e) at the raised budget: every run's training plus 32 evaluations within 1,200 s. "A candidate
-release at a 20-min budget" if all of (a)-(e) hold; otherwise "not a candidate", naming what fails."""
+release at a 20-min budget" if all of (a)-(e) hold; otherwise "not a candidate", naming what fails.
+
+Measured 2026-11-28 (the same record): "not a candidate", by seed 2 alone. It has 2 tied CUB attribute pairs, so (d)
+fails. Its training took 1,160 s, which is 1,201 s with the 32 evaluations, so (e) fails by one second. Seeds 0 and 1
+have no tie and take 1,156 and 1,158 s. (a) is met: world mean 0.826 +- 0.003. (b) is met: body and head colour 0.852
+and 0.868. (c) is met: no kind falls below the control. Every kind is at or above the control's mean: attribute shape
+0.877 (control 0.875), material 0.754 (0.720), pattern 0.841 (0.801), bird pattern 0.871 (0.778), CLEVR colour x shape
+0.927 (0.897), shape 0.935 (0.916), material 0.865 (0.841). Wing colour stays at 0.251 and attribute state at 0.647.
+Against the recognition bars the model still misses the mean (0.90) and, at 0.80, wing colour, material and state."""
 import argparse
 import json
 from itertools import combinations
