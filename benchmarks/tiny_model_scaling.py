@@ -205,7 +205,7 @@ from vlconcepts.cub_data import CUB_GROUPS, cub_bird_spec  # noqa: E402
 from vlconcepts.render import render_scenes  # noqa: E402
 from vlconcepts.toyclip import (PART_COLOUR_KINDS, RECOGNITION_KINDS, ScenePool, TrainingConfig, cosine_lr,  # noqa: E402
                                 create_toyclip, eval_scenes, model_image_size, normalize_images, part_colour_probe,
-                                render_world_pool, single_object_accuracy, to_uint8, toyclip_config, train_toyclip,
+                                read_checkpoint, render_world_pool, single_object_accuracy, to_uint8, toyclip_config, train_toyclip,
                                 world_recognition, world_theme)
 from vlconcepts.toyitm import ToyITMConfig, evaluate_itm, itm_eval_fn, toyitm_config, train_toyitm  # noqa: E402
 from vlconcepts.world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_CLASS_TEMPLATE, BIRD_GROUP_WORDS, WorldScene,  # noqa: E402
@@ -325,12 +325,12 @@ def clip_arm(arm: Arm, runs: Path, device, smoke: bool, seed: int = 0, steps: in
                                        checkpoint_every=10**9, hard_negatives=arm.hard_negatives, seed=seed, **phases),
                         smoke, batch_size=16)
     birds = dict(pool_fn=lambda c, i: part_swap_pool(c, i, device), theme_fn=bird_batch_theme(arm.bird_batches)) if arm.bird_batches else {}
-    run_dir = runs / f"{arm.name}-seed{seed}"
+    run_dir, end = runs / f"{arm.name}-seed{seed}", config.steps + config.text_steps + config.joint_steps_after_text
     if reuse and not (run_dir / "last.pt").exists():
         raise SystemExit(f"--reuse: no finished run of {arm.name} seed {seed} in {run_dir} (last.pt); run it without --reuse first")
+    if reuse and (step := read_checkpoint(run_dir / "last.pt")["step"]) != end:  # scoring only: never trains on
+        raise SystemExit(f"--reuse: {run_dir / 'last.pt'} stopped at step {step}, not at the arm's end ({end}); run it without --reuse")
     run = train_toyclip(config, run_dir, device=device, resume=reuse, **birds)
-    if reuse and run.step != config.steps + config.text_steps + config.joint_steps_after_text:
-        raise SystemExit(f"--reuse: {run_dir / 'last.pt'} stopped at step {run.step}, not at the arm's end; run it without --reuse")
     recognition = world_recognition(run.model, run.tokenizer, n=SMOKE["n_test"] if smoke else 400, device=device)
     scores = {f"{w}/{k}": v for (w, k), v in recognition.items()}
     extra = phase_scores(run.model, run.tokenizer, SMOKE["n_test"] if smoke else 400, device) if arm.phases or with_phase_scores else {}

@@ -189,6 +189,13 @@ def test_tiny_model_scaling_three_phase_arm(benchmark_script, tmp_path):
                          "--runs-dir", str(tmp_path / "runs"), "--reuse"])
     assert {k: v for k, v in again[0].items() if k not in ("wall_s", "train_s")} == {k: v for k, v in rows[0].items() if k not in ("wall_s", "train_s")}
     assert (tmp_path / "runs" / "clip-three-phases-seed0" / "last.pt").read_bytes() == before
+    paused = tmp_path / "paused" / "clip-three-phases-seed0"  # a run paused before its end is refused, not trained on
+    paused.mkdir(parents=True)
+    state = read_checkpoint(tmp_path / "runs" / "clip-three-phases-seed0" / "last.pt")
+    torch.save({**state, "step": state["step"] - 1}, paused / "last.pt")
+    with pytest.raises(SystemExit, match="stopped at step"):
+        script.main(["--smoke", "--device", "cpu", "--arms", "clip-three-phases", "--out", str(tmp_path / "d"),
+                     "--runs-dir", str(paused.parent), "--reuse"])
     with pytest.raises(SystemExit, match="no finished run of clip-2k seed 0"):  # a control with --phase-scores needs its run
         script.main(["--smoke", "--device", "cpu", "--arms", "clip-2k", "--out", str(tmp_path / "c"),
                      "--runs-dir", str(tmp_path / "runs"), "--reuse", "--phase-scores"])
