@@ -325,7 +325,7 @@ def clip_arm(arm: Arm, runs: Path, device, smoke: bool, seed: int = 0, steps: in
                                        checkpoint_every=10**9, hard_negatives=arm.hard_negatives, seed=seed, **phases),
                         smoke, batch_size=16)
     birds = dict(pool_fn=lambda c, i: part_swap_pool(c, i, device), theme_fn=bird_batch_theme(arm.bird_batches)) if arm.bird_batches else {}
-    run_dir, end = runs / f"{arm.name}-seed{seed}", config.steps + config.text_steps + config.joint_steps_after_text
+    run_dir, end = runs / f"{arm.name}-seed{seed}", config.total_steps
     if reuse and not (run_dir / "last.pt").exists():
         raise SystemExit(f"--reuse: no finished run of {arm.name} seed {seed} in {run_dir} (last.pt); run it without --reuse first")
     if reuse and (step := read_checkpoint(run_dir / "last.pt")["step"]) != end:  # scoring only: never trains on

@@ -298,6 +298,12 @@ def to_json(self: TrainingConfig) -> str:
     return json.dumps(fields, sort_keys=True)
 
 
+@patch(as_prop=True)
+def total_steps(self: TrainingConfig) -> int:
+    "Steps of the whole run: `steps` joint steps, the text phase and the joint steps after it."
+    return self.steps + self.text_steps + self.joint_steps_after_text
+
+
 @patch(cls_method=True)
 def from_json(cls: TrainingConfig, text: str) -> TrainingConfig:
     "The config stored as `text` by `to_json`."
@@ -569,7 +575,7 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
     parts = training_parts(config, device)
     step, seconds, history, seen_tokens = _run_start(checkpoint, config, parts, resume)
     text_end = config.steps + config.text_steps
-    total = text_end + config.joint_steps_after_text
+    total = config.total_steps
     end = total if stop_at_step is None else min(total, stop_at_step)
     pool, index, features = None, None, None
     started = time.perf_counter() - seconds
