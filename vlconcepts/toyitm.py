@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 import torch
+from torch import nn
 
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before transformers)
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, get_logger, pick_device,
@@ -37,10 +38,10 @@ from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_r
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'MAX_TEXT_TOKENS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'TOYITM_MIXTURE',
-           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'EDIT_KIND_NAMES',
-           'NEUTRAL_CAPTION', 'PROBE_ATTRIBUTES', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
-           'toyitm_processor', 'create_toyitm', 'itm_captions', 'same_world_donors', 'object_value_words',
+__all__ = ['logger', 'MAX_TEXT_TOKENS', 'TOYITM_STEMS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS',
+           'TOYITM_MIXTURE', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS',
+           'EDIT_KIND_NAMES', 'NEUTRAL_CAPTION', 'PROBE_ATTRIBUTES', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
+           'toyitm_processor', 'create_toyitm', 'ConvStem', 'itm_captions', 'same_world_donors', 'object_value_words',
            'shown_values', 'surely_false', 'render_itm_pool', 'world_itm_captions', 'itm_batch', 'itm_logits',
            'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm', 'itm_eval_pairs', 'score_eval_pairs',
            'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm', 'itm_eval_fn', 'world_edit_kind',
@@ -70,6 +71,9 @@ def toyitm_tokenizer(words: Sequence[str] = ()):
     return BertTokenizer(vocab=vocab, model_max_length=MAX_TEXT_TOKENS)
 
 # %% ../nbs/05b_toyitm.ipynb #aba08a6e
+TOYITM_STEMS = ("patch", "conv")  # how image tokens are made: ViLT's patch projection, or `ConvStem`
+
+
 def toyitm_config(hidden_size: int = 128,          # transformer width
                   num_layers: int = 2,             # transformer depth
                   num_heads: int = 4,              # attention heads (hidden_size must be a multiple)
@@ -78,6 +82,7 @@ def toyitm_config(hidden_size: int = 128,          # transformer width
                   patch_size: int = 16,            # ViLT patch side; image_size must be a multiple
                   initializer_range: float = 0.1,  # std of the initial weights (see above)
                   words: Sequence[str] | None = None,  # whole-word tokens added to the tokenizer (default: every tiny world's)
+                  stem: str = "patch",             # image tokens from ViLT's patch projection, or "conv" (`ConvStem`, below)
                   ) -> dict:
     "A JSON-able ToyITM config: `ViltConfig` keyword arguments under 'vilt', the tokenizer's added words under 'words'."
     sizes = dict(hidden_size=hidden_size, num_layers=num_layers, num_heads=num_heads, intermediate_size=intermediate_size,
@@ -87,13 +92,15 @@ def toyitm_config(hidden_size: int = 128,          # transformer width
             raise InputValidationError(f"toyitm_config: {name} must be a positive integer, got {value!r}.")
     if hidden_size % num_heads: raise InputValidationError(f"toyitm_config: hidden_size {hidden_size} is not a multiple of num_heads {num_heads}.")
     if image_size % patch_size: raise InputValidationError(f"toyitm_config: image_size {image_size} is not a multiple of patch_size {patch_size}.")
+    if stem not in TOYITM_STEMS: raise InputValidationError(f"toyitm_config: stem must be one of {TOYITM_STEMS}, got {stem!r}.")
     words = list(dict.fromkeys(world_words() + sorted(mixture_words())) if words is None else words)
     vilt = dict(hidden_size=int(hidden_size), num_hidden_layers=int(num_layers), num_attention_heads=int(num_heads),
                 intermediate_size=int(intermediate_size), image_size=int(image_size), patch_size=int(patch_size),
                 vocab_size=len(toyitm_tokenizer(words)), max_position_embeddings=MAX_TEXT_TOKENS, max_image_length=-1,
                 hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, initializer_range=float(initializer_range),
                 pad_token_id=0)
-    return {"vilt": vilt, "words": words}
+    # "stem" is stored only when it is not ViLT's own, so configs written before the option read (and hash) the same
+    return {"vilt": vilt, "words": words, **({"stem": stem} if stem != "patch" else {})}
 
 
 def toyitm_processor(config: dict):
@@ -111,7 +118,34 @@ def create_toyitm(config: dict | None = None, seed: int = 0, device="cpu", spec:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = ViltForImageAndTextRetrieval(ViltConfig(**config["vilt"]))
+        stem = config.get("stem", "patch")
+        if stem not in TOYITM_STEMS: raise ModelSpecError(f"ToyITM config names the image stem {stem!r}; known: {TOYITM_STEMS}.")
+        if stem == "conv":
+            embeddings = model.vilt.embeddings.patch_embeddings
+            embeddings.projection = ConvStem(embeddings.num_channels, config["vilt"]["hidden_size"], config["vilt"]["patch_size"])
     return ViltITMModel(model, toyitm_processor(config), spec, device)
+
+# %% ../nbs/05b_toyitm.ipynb #1dda9fc5
+class ConvStem(nn.Module):
+    """Image tokens from stride-2 3×3 convolutions (batch norm, ReLU), then a 1×1 convolution to `width` (Xiao et al. 2021):
+    the token grid of ViLT's `patch_size` patch projection, in its place (`toyitm_config(stem="conv")`)."""
+    def __init__(self, channels: int, width: int, patch_size: int):
+        super().__init__()
+        n = int(patch_size).bit_length() - 1
+        if patch_size < 2 or 2 ** n != patch_size:
+            raise InputValidationError(f"ConvStem: patch_size must be a power of two (each convolution halves the side), got {patch_size}.")
+        widths = [channels] + [max(8, width // 2 ** (n - 1 - i)) for i in range(n)]
+        layers = []
+        for a, b in zip(widths, widths[1:]):
+            layers += [nn.Conv2d(a, b, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(b), nn.ReLU()]
+        self.layers = nn.Sequential(*layers, nn.Conv2d(widths[-1], width, 1))
+
+    @property
+    def weight(self) -> torch.Tensor:
+        "The last convolution's weight: ViLT reads its patch projection's `weight` for the dtype and the kernel's shape."
+        return self.layers[-1].weight
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor: return self.layers(pixels)
 
 # %% ../nbs/05b_toyitm.ipynb #9664a36f
 OPTIONAL_FIELDS = ("size", "color", "material")  # attributes a caption may name besides the shape
