@@ -71,7 +71,7 @@ for ToyITM's pattern miss when conv-stem pattern swaps exceed the patch stem's i
 0.10 above the patch stem's 0.692 (0.79 or more); then, and only then, a release-length trial of `stem="conv"` in
 `benchmarks/toyitm_release_trials.py` follows, with its own rule written before it. At or below 0.692 + 0.10 in the mean,
 or not above in every seed, the stem is not the lead and nothing follows. State swaps, colour swaps and seconds are
-reported beside it as they are; the seconds compare the stems' cost per step only where both ran alike.
+reported beside it as they are; the seconds compare the stems' cost per step only where both ran alike."""
 import argparse
 import sys
 import time
