@@ -71,7 +71,7 @@ def toyitm_tokenizer(words: Sequence[str] = ()):
     return BertTokenizer(vocab=vocab, model_max_length=MAX_TEXT_TOKENS)
 
 # %% ../nbs/05b_toyitm.ipynb #aba08a6e
-TOYITM_STEMS = ("patch", "conv")  # how image tokens are made: ViLT's patch projection, or `ConvStem`
+TOYITM_STEMS = ("patch", "conv", "conv4")  # image tokens: ViLT's patch projection, or `ConvStem` (patchify 1 or 4)
 
 
 def toyitm_config(hidden_size: int = 128,          # transformer width
@@ -82,7 +82,7 @@ def toyitm_config(hidden_size: int = 128,          # transformer width
                   patch_size: int = 16,            # ViLT patch side; image_size must be a multiple
                   initializer_range: float = 0.1,  # std of the initial weights (see above)
                   words: Sequence[str] | None = None,  # whole-word tokens added to the tokenizer (default: every tiny world's)
-                  stem: str = "patch",             # image tokens from ViLT's patch projection, or "conv" (`ConvStem`, below)
+                  stem: str = "patch",             # image tokens: ViLT's patch projection, "conv" or "conv4" (`ConvStem`, below)
                   ) -> dict:
     "A JSON-able ToyITM config: `ViltConfig` keyword arguments under 'vilt', the tokenizer's added words under 'words'."
     sizes = dict(hidden_size=hidden_size, num_layers=num_layers, num_heads=num_heads, intermediate_size=intermediate_size,
@@ -120,24 +120,27 @@ def create_toyitm(config: dict | None = None, seed: int = 0, device="cpu", spec:
         model = ViltForImageAndTextRetrieval(ViltConfig(**config["vilt"]))
         stem = config.get("stem", "patch")
         if stem not in TOYITM_STEMS: raise ModelSpecError(f"ToyITM config names the image stem {stem!r}; known: {TOYITM_STEMS}.")
-        if stem == "conv":
+        if stem != "patch":
             embeddings = model.vilt.embeddings.patch_embeddings
-            embeddings.projection = ConvStem(embeddings.num_channels, config["vilt"]["hidden_size"], config["vilt"]["patch_size"])
+            embeddings.projection = ConvStem(embeddings.num_channels, config["vilt"]["hidden_size"], config["vilt"]["patch_size"],
+                                             patchify=4 if stem == "conv4" else 1)
     return ViltITMModel(model, toyitm_processor(config), spec, device)
 
 # %% ../nbs/05b_toyitm.ipynb #1dda9fc5
 class ConvStem(nn.Module):
-    """Image tokens from stride-2 3×3 convolutions (batch norm, ReLU), then a 1×1 convolution to `width` (Xiao et al. 2021):
-    the token grid of ViLT's `patch_size` patch projection, in its place (`toyitm_config(stem="conv")`)."""
-    def __init__(self, channels: int, width: int, patch_size: int):
+    """Image tokens from convolutions in place of ViLT's `patch_size` patch projection (same token grid): a `patchify`-px
+    patchifying convolution when `patchify` > 1, then stride-2 3×3 convolutions (batch norm, ReLU each), then a 1×1 to `width`."""
+    def __init__(self, channels: int, width: int, patch_size: int, patchify: int = 1):
         super().__init__()
-        n = int(patch_size).bit_length() - 1
-        if patch_size < 2 or 2 ** n != patch_size:
-            raise InputValidationError(f"ConvStem: patch_size must be a power of two (each convolution halves the side), got {patch_size}.")
-        widths = [channels] + [max(8, width // 2 ** (n - 1 - i)) for i in range(n)]
-        layers = []
-        for a, b in zip(widths, widths[1:]):
-            layers += [nn.Conv2d(a, b, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(b), nn.ReLU()]
+        halvings = int(patch_size // patchify).bit_length() - 1
+        if patch_size % patchify or halvings < 1 or 2 ** halvings * patchify != patch_size:
+            raise InputValidationError(f"ConvStem: patch_size / patchify must be a power of two of at least 2 (each 3×3 convolution "
+                                       f"halves the side), got {patch_size} / {patchify}.")
+        stages = halvings + (patchify > 1)
+        widths = [channels] + [max(8, width // 2 ** (stages - 1 - i)) for i in range(stages)]
+        convs = [nn.Conv2d(widths[0], widths[1], patchify, stride=patchify, bias=False)] if patchify > 1 else []
+        convs += [nn.Conv2d(a, b, 3, stride=2, padding=1, bias=False) for a, b in zip(widths[len(convs):], widths[len(convs) + 1:])]
+        layers = [m for conv in convs for m in (conv, nn.BatchNorm2d(conv.out_channels), nn.ReLU())]
         self.layers = nn.Sequential(*layers, nn.Conv2d(widths[-1], width, 1))
 
     @property
