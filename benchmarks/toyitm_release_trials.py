@@ -129,7 +129,18 @@ The variants (`VARIANTS`, each pinned to the settings it was measured with, what
   every seed trains within 900 s (one thread, two runs at a time); the control's seed 1 is retrained here beside this
   trial's seed 2, and should it not repeat trial 3's seed 1, the control's three seeds are retrained here before the rule
   is read. Adopting means `ToyITMConfig().model = toyitm_config(stem="conv4")`, `toyitm:default` its seed-0 run, and a
-  rebuild of every notebook that reads ToyITM."""
+  rebuild of every notebook that reads ToyITM.
+  Measured 2026-11-29 (one thread per run, two at a time; benchmarks/measured/2026-11-29_toyitm_conv_stem_release.txt):
+  0.713 against 0.778, so (1) fails and the release keeps ViLT's patch projection. The control's seed 1, retrained here,
+  repeated trial 3's row to the third decimal. Bar rows per seed 0.709 / 0.695 / 0.736; close-ups 0.806 ± 0.052 (colour
+  0.583, material 0.647, shape 0.997, size 0.998), attribute world 0.690 ± 0.003, birds 0.644 ± 0.008. Training took
+  1,015-1,061 s, over the 900 s of (2), but the control's seed 1 took 925 s beside it on this session's host, so (1) decides.
+  Split by the edited word (`edits`, seeds 0-2, against the control's three seeds): shape edits rise (attribute world 0.835
+  against 0.754, birds 0.892 against 0.737); colour edits fall to chance (attribute world 0.524 against 0.784, the birds' part
+  colours 0.51-0.52 against 0.55-0.60); pattern stays at chance (0.505, birds 0.500) and state near it (0.596). In the
+  in-training curves close-up colour sits at 0.50 through step 5,000 in every seed (to the end in seed 1), where the control
+  forms it between steps 1,000 and 5,000. Inside the mixture at release length the stem does not teach the texture words
+  that the single-contrast diagnostic learnt faster with it, and it delays the colour match the release relies on."""
 import argparse
 import json
 import sys
