@@ -111,6 +111,8 @@ def toyitm_processor(config: dict):
     return ViltProcessor(image_processor=images, tokenizer=toyitm_tokenizer(config["words"]))
 
 
+
+# %% ../nbs/05b_toyitm.ipynb #7a0e52a2
 def create_toyitm(config: dict | None = None, seed: int = 0, device="cpu", spec: str = "toyitm:untrained") -> ViltITMModel:
     "A freshly initialised ToyITM (`ViltForImageAndTextRetrieval`, weights seeded by `seed`) wrapped in `models.ViltITMModel`."
     from transformers import ViltConfig, ViltForImageAndTextRetrieval
