@@ -215,8 +215,11 @@ def test_toyitm_grammar_diagnostic_smoke(capsys, benchmark_script, one_torch_thr
         (old_word,), (new_word,) = set(true.split()) - set(false.split()), set(false.split()) - set(true.split())
         if {ws.objects[0].pattern, ws.objects[0].state} - {None, "plain"}: assert old_word in (ws.objects[0].pattern, ws.objects[0].state)
     diagnostic.main(["--steps", "2", "--pool", "40", "--test", "12", "--seeds", "0", "--threads", "1", "--world-fields",
-                     "--arms", "world's own grammar, pattern or state swaps"])
-    assert "attribute close-ups, pattern swaps" in capsys.readouterr().out
+                     "--arms", "world's own grammar, pattern or state swaps", "--stem", "conv"])
+    out = capsys.readouterr().out
+    assert "attribute close-ups, pattern swaps" in out and "'stem': 'conv'" in out and "image stem conv" in out
+    itm, _, _ = diagnostic.train_arm(diagnostic.pattern_or_state_pair, *diagnostic.training_pool("attributes", 40), steps=1, stem="conv4")
+    assert itm.module.vilt.embeddings.patch_embeddings.projection.layers[0].stride == (4, 4)    # the stem reaches the model
     diagnostic.main(["--steps", "2", "--pool", "40", "--test", "8", "--seeds", "0", "--threads", "1", "--pool-world", "clevr",
                      "--arms", "CLEVR noun phrase", "--fields"])
     header = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| training captions"))
@@ -260,14 +263,23 @@ def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread,
         record = script.main(["train", "--variant", variant, "--steps", "2", "--pool-size", "24", "--test-scale", "0.02",
                               "--out", str(tmp_path / "runs")])
         assert record["steps"] == 2 and set(record["scores"]) == set(script.ROWS)
-        assert record["config"]["worlds"].get("clevr_close_ups", 0) == {"clevr-close-ups": 0.15, "close-ups-only": 1.0, "close-ups-half": 1.0,
-                                                                     "clevr-close-ups-half": 1.0, "clevr-close-ups-half-edit": 1.0}.get(variant, 0)
+        assert record["config"]["worlds"].get("clevr_close_ups", 0) == (0.15 if variant == "clevr-close-ups" else
+                                                                        1.0 if "close-ups-" in variant else 0)
         assert record["config"]["false_captions"] == ("edit" if variant.endswith("edit") else "independent")
+        stem = {"clevr-close-ups-half-conv-stem": "conv", "clevr-close-ups-half-conv4-stem": "conv4"}.get(variant)
+        assert record["config"]["model"] == "toyitm_config() defaults" if stem is None else record["config"]["model"]["stem"] == stem
     assert set(script.VARIANTS["close-ups-only"]["worlds"]) == {"clevr_close_ups"}      # the diagnostic trains on that world alone
     table = script.main(["report", "--out", str(tmp_path / "runs")])
     assert sorted(table["variant"]) == sorted(script.VARIANTS)
     out = capsys.readouterr().out
     assert out.count("rule: ") == len(script.TRIALS) and "clevr-close-ups vs independent" in out
+    for variant, seed in (("clevr-close-ups-half", 0), ("clevr-close-ups-half-conv4-stem", 1)):   # a control without the variant's seed
+        script.main(["train", "--variant", variant, "--seed", str(seed), "--steps", "2", "--pool-size", "24", "--test-scale", "0.02",
+                     "--out", str(tmp_path / "partial")])
+    capsys.readouterr()
+    script.main(["report", "--out", str(tmp_path / "partial")])
+    out = capsys.readouterr().out
+    assert "no clevr-close-ups-half run of seeds [1]" in out and "rule: " not in out       # no rule read on mismatched seeds
     split = script.main(["edits", "--variant", "clevr-close-ups-half", "--variant", "clevr-close-ups-half-edit", "--seed", "0",
                          "--steps", "2", "--pool-size", "24", "--test-scale", "0.02"])    # the finished smoke runs, reloaded
     assert set(split.index.get_level_values("world")) == {"attributes", "birds"}
