@@ -285,3 +285,22 @@ def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread,
     assert set(split.index.get_level_values("world")) == {"attributes", "birds"}
     assert set(split.columns.get_level_values("variant")) == {"clevr-close-ups-half", "clevr-close-ups-half-edit"}
     with pytest.raises(SystemExit): script.main(["edits", "--variant", "independent", "--seed", "7", "--steps", "2", "--pool-size", "24"])
+
+
+def test_mac_training_size_reading(capsys, benchmark_script, tmp_path):
+    "benchmarks/mac_training_size.py --analyse-only on hand-made seed tables: the reading follows the differences and their spread."
+    script = benchmark_script("mac_training_size")
+
+    def world(folder, mm, troika):
+        (folder / "tables").mkdir(parents=True)
+        rows = [("closed", "CLIP", "top1_precision", 0, 80.0)] + [("closed", m, "top1_precision", s, v[s])
+                                                                   for m, v in (("MM-Encoder", mm), ("Troika", troika)) for s in range(3)]
+        pd.DataFrame(rows, columns=["world", "method", "metric", "seed", "value"]).to_csv(folder / "tables" / "mac_table2_closed_seeds.csv", index=False)
+        (folder / "tables" / "mac_fit_gap.md").write_text("# t\n\n## Ours\n\n| a |\n\n## Paper\n")
+
+    for name, large, reading in (("up", [90.0, 91.0, 92.0], "supported"), ("down", [70.0, 71.0, 72.0], "not supported"),
+                                 ("same", [79.0, 81.0, 80.5], "inconclusive")):
+        world(tmp_path / name / "n1200", [79.0, 80.0, 81.0], [85.0, 85.0, 85.0])
+        world(tmp_path / name / "n4800", large, [85.0, 85.0, 85.0])
+        script.main(["--out", str(tmp_path / name), "--analyse-only"])
+        assert capsys.readouterr().out.strip().endswith(f"reading: {reading}"), name
