@@ -110,8 +110,6 @@ def toyitm_processor(config: dict):
     images = ViltImageProcessor(size={"shortest_edge": vilt["image_size"]}, size_divisor=vilt["patch_size"])
     return ViltProcessor(image_processor=images, tokenizer=toyitm_tokenizer(config["words"]))
 
-
-
 # %% ../nbs/05b_toyitm.ipynb #7a0e52a2
 def create_toyitm(config: dict | None = None, seed: int = 0, device="cpu", spec: str = "toyitm:untrained") -> ViltITMModel:
     "A freshly initialised ToyITM (`ViltForImageAndTextRetrieval`, weights seeded by `seed`) wrapped in `models.ViltITMModel`."
