@@ -104,13 +104,14 @@ def profile_overrides(notebook: Path, profile: str) -> dict:
     return overrides
 
 
-def run_parameters(notebook: Path, profile: str, device: str = "auto") -> dict:
-    "Everything injected into `notebook` for `profile`: its overrides plus `profile` and `device`; unknown names are an error."
-    overrides = profile_overrides(notebook, profile)
+def run_parameters(notebook: Path, profile: str, device: str = "auto", extra: Optional[dict] = None) -> dict:
+    """Everything injected into `notebook` for `profile`: its overrides, then `extra` (a caller's own values, e.g. a
+    diagnostic's), plus `profile` and `device`; unknown names are an error."""
+    overrides = {**profile_overrides(notebook, profile), **(extra or {})}
     declared = notebook_parameters(notebook)
     unknown = sorted(set(overrides) - set(declared))
     if unknown:
-        raise VLConceptsError(f"{Path(notebook).name}: the {profile} profile sets {unknown}, which its parameters cell "
+        raise VLConceptsError(f"{Path(notebook).name}: the {profile} profile (or the caller) sets {unknown}, which its parameters cell "
                               f"does not declare (declared: {sorted(declared)}).")
     return {**overrides, "profile": profile, "device": device}
 
@@ -142,10 +143,12 @@ def _publish(staging: Path, destination: Path) -> list[Path]:
 
 # %% ../nbs/90_cli.ipynb #9861c4ab
 def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", runs_dir: Optional[Path] = None,
-                   publish_to: Optional[Path] = None, timeout: Optional[int] = None, threads: Optional[int] = None) -> RunResult:
+                   publish_to: Optional[Path] = None, timeout: Optional[int] = None, threads: Optional[int] = None,
+                   parameters: Optional[dict] = None) -> RunResult:
     """Execute `notebook` with papermill for `profile`; on success publish its figures/tables into `publish_to`
     (default `core.output_root(profile)`: the checkout for tiny, `results/<profile>/` for any other profile).
-    `threads`: the kernel's torch threads (`OMP_NUM_THREADS`; default: the kernel's own choice)."""
+    `threads`: the kernel's torch threads (`OMP_NUM_THREADS`; default: the kernel's own choice); `parameters`: values set on
+    top of the profile's (`run_parameters`' `extra`). It sets the environment of this process: one run per process at a time."""
     import papermill
     notebook = Path(notebook).resolve()
     root = repo_root(notebook.parent) or Path.cwd()
@@ -160,7 +163,7 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
     previous = {k: os.environ.get(k) for k in environment}
     os.environ.update(environment)
     try:
-        parameters = run_parameters(notebook, profile, device)
+        parameters = run_parameters(notebook, profile, device, extra=parameters)
         papermill.execute_notebook(str(notebook), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
                                    cwd=str(notebook.parent), progress_bar=False, execution_timeout=timeout)
         outputs = _publish(staging, publish_to)
