@@ -287,9 +287,9 @@ def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread,
     with pytest.raises(SystemExit): script.main(["edits", "--variant", "independent", "--seed", "7", "--steps", "2", "--pool-size", "24"])
 
 
-def test_mac_training_size_reading(capsys, benchmark_script, tmp_path):
-    "benchmarks/mac_training_size.py --analyse-only on hand-made seed tables: the reading follows the differences and their spread."
-    script = benchmark_script("mac_training_size")
+def test_mac_parameter_check_reading(capsys, benchmark_script, tmp_path):
+    "benchmarks/mac_parameter_check.py --analyse-only on hand-made seed tables: the reading follows the differences and their spread."
+    script = benchmark_script("mac_parameter_check")
 
     def world(folder, mm, troika):
         (folder / "tables").mkdir(parents=True)
@@ -298,9 +298,15 @@ def test_mac_training_size_reading(capsys, benchmark_script, tmp_path):
         pd.DataFrame(rows, columns=["world", "method", "metric", "seed", "value"]).to_csv(folder / "tables" / "mac_table2_closed_seeds.csv", index=False)
         (folder / "tables" / "mac_fit_gap.md").write_text("# t\n\n## Ours\n\n| a |\n\n## Paper\n")
 
-    for name, large, reading in (("up", [90.0, 91.0, 92.0], "supported"), ("down", [70.0, 71.0, 72.0], "not supported"),
-                                 ("same", [79.0, 81.0, 80.5], "inconclusive")):
-        world(tmp_path / name / "n1200", [79.0, 80.0, 81.0], [85.0, 85.0, 85.0])
-        world(tmp_path / name / "n4800", large, [85.0, 85.0, 85.0])
+    for name, second, reading in (("up", [90.0, 91.0, 92.0], "supported"), ("down", [70.0, 71.0, 72.0], "not supported"),
+                                  ("same", [79.0, 81.0, 80.5], "inconclusive")):
+        world(tmp_path / name / "n_images-1200", [79.0, 80.0, 81.0], [85.0, 85.0, 85.0])       # the default parameter and values
+        world(tmp_path / name / "n_images-4800", second, [85.0, 85.0, 85.0])
         script.main(["--out", str(tmp_path / name), "--analyse-only"])
         assert capsys.readouterr().out.strip().endswith(f"reading: {reading}"), name
+    world(tmp_path / "lr" / "lr_scale-100", [79.0, 80.0, 81.0], [85.0, 85.0, 85.0])              # another parameter, float values
+    world(tmp_path / "lr" / "lr_scale-0.5", [90.0, 91.0, 92.0], [85.0, 85.0, 85.0])
+    script.main(["--parameter", "lr_scale", "--values", "100", "0.5", "--out", str(tmp_path / "lr"), "--analyse-only"])
+    out = capsys.readouterr().out
+    assert "(lr_scale 100) -> " in out and out.strip().endswith("reading: supported")
+    assert script.number("1200") == 1200 and isinstance(script.number("1200"), int) and script.number("0.5") == 0.5
