@@ -17,6 +17,10 @@ Measured:
   1,200-image run repeats the committed tables value for value): MM-Encoder minus Troika -4.22 ± 1.37 -> -7.89 ± 1.13;
   minus CLIP -3.78 -> -9.72. Both fall beyond twice their combined standard error: not supported. At the tiny profile's
   15 epochs a larger world also trains more steps.
+- 2026-11-29, `--parameter lr_scale --values 100 10` (the learning-rate scale every method shares; record
+  benchmarks/measured/2026-11-29_mac_learning_rate.txt): MM-Encoder minus Troika -4.22 ± 1.37 -> -1.00 ± 0.69; minus
+  CLIP -3.78 -> -1.00. Both rise beyond twice their combined standard error: supported (the MM-Encoder is still not best
+  at lr_scale 10, and CoOp falls from 80.9 to 71.1 there).
 """
 import argparse
 import math

@@ -7,6 +7,7 @@ from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -268,3 +269,29 @@ def test_isa_emulation_smoke(benchmark_script):
     assert set(rows) == {"native", "capped at AVX2"}
     assert rows["capped at AVX2"]["capability"] in ("AVX2", "DEFAULT")
     assert all(r["toyclip_step_s"] > 0 and r["toyitm_step_s"] > 0 for r in rows.values())
+
+
+def test_toyclip_wing_layers(benchmark_script, one_torch_thread):
+    "benchmarks/toyclip_wing_layers.py: each stage's features are its 2 x 2 pooled map; the smoke run probes every stage; the reading's three branches."
+    script = benchmark_script("toyclip_wing_layers")
+    clip = load_model("toyclip:default").module
+    images = torch.rand(3, 3, 64, 64)
+    width = {"layer4": clip.visual.layer4[-1].conv3.out_channels, "layer1": clip.visual.layer1[-1].conv3.out_channels}
+    for stage, channels in width.items():
+        features = script.StageReader(clip, stage).encode_image(images)
+        assert features.shape == (3, 4 * channels) and torch.allclose(features.norm(dim=-1), torch.ones(3))
+    native = script.StageReader(clip, "layer3", grid=None).encode_image(images)              # 4 x 4 at 64 px
+    assert native.shape == (3, 16 * clip.visual.layer3[-1].conv3.out_channels)
+    embedding = script.StageReader(clip, "image embedding").encode_image(images)
+    assert torch.allclose(embedding, clip.encode_image(images, normalize=True))
+    table = script.main(["--smoke"])
+    assert list(table.index) == list(script.STAGES) and ((table >= 0) & (table <= 1)).all().all()
+    wing = lambda layer4, embedding, layer2=0.5: pd.DataFrame({"has_wing_color": {"stem": 0.3, "layer1": 0.4, "layer2": layer2, "layer3": 0.5,
+                                                                                  "layer4": layer4, "image embedding": embedding}})
+    assert script.reading(wing(0.60, 0.35)).startswith("lost in the attention pool")
+    assert script.reading(wing(0.50, 0.35)).startswith("between")
+    assert script.reading(wing(0.40, 0.35)).endswith("deepest stage at 0.80 or more: none")
+    assert script.reading(wing(0.40, 0.35, layer2=0.85)).endswith("deepest stage at 0.80 or more: layer2")
+    assert script.native_reading(wing(0.40, 0.35, layer2=0.85)).startswith("lost at layer3")      # the second arm's reading
+    assert script.native_reading(wing(0.90, 0.35)).startswith("lost at image embedding")
+    assert script.native_reading(wing(0.40, 0.35)) == "never read at 0.80"
