@@ -368,8 +368,9 @@ def bird_part_colours(n: int, seed, size: int, device) -> tuple[torch.Tensor, to
     return images, torch.as_tensor(labels)
 
 
-def birds_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
-    "ToyCLIP's image tower + 3 linear heads trained on bird part colours (the release's batch, lr and schedule); test accuracy."
+def train_birds_tower(arm: Arm, device, smoke: bool) -> tuple:
+    """ToyCLIP's image tower + 3 linear heads trained on bird part colours (the release's batch, lr and schedule): the CLIP
+    whose `visual` was trained, the logits function `uint8 images -> [n, 3, colours]`, and the training seconds."""
     base = TrainingConfig(model=toyclip_config(**arm.sizes))
     steps, batch = (SMOKE["steps"], 16) if smoke else (arm.steps, base.batch_size)
     pool_size, pool_steps = (SMOKE["pool_size"], SMOKE["pool_steps"]) if smoke else (base.pool_size, base.pool_steps)
@@ -389,11 +390,17 @@ def birds_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
         loss = torch.nn.functional.cross_entropy(logits_of(pool[0][rows]).flatten(0, 1), pool[1][rows].to(device).flatten())
         optimizer.zero_grad(); loss.backward(); optimizer.step()
     tower.eval()
-    n = SMOKE["n_test"] if smoke else 400
+    return clip, logits_of, time.perf_counter() - started
+
+
+def birds_arm(arm: Arm, runs: Path, device, smoke: bool) -> dict:
+    "`train_birds_tower`, scored on the recognition table's test birds: part-colour accuracy through its heads."
+    clip, logits_of, train_s = train_birds_tower(arm, device, smoke)
+    n, size = SMOKE["n_test"] if smoke else 400, model_image_size(clip)
     images, labels = bird_part_colours(n, [2024, 31, list(RECOGNITION_KINDS).index("birds")], size, device)
     with torch.no_grad(): predicted = torch.cat([logits_of(images[i:i + 200]).argmax(-1).cpu() for i in range(0, n, 200)])
     accuracy = (predicted == labels).float().mean(0)
-    return {**{f"birds/{k}": float(a) for k, a in zip(PART_COLOUR_KINDS, accuracy)}, "train_s": time.perf_counter() - started}
+    return {**{f"birds/{k}": float(a) for k, a in zip(PART_COLOUR_KINDS, accuracy)}, "train_s": train_s}
 
 
 RUNNERS = {"clip": clip_arm, "itm": itm_arm, "birds": birds_arm}

@@ -295,3 +295,7 @@ def test_toyclip_wing_layers(benchmark_script, one_torch_thread):
     assert script.native_reading(wing(0.40, 0.35, layer2=0.85)).startswith("lost at layer3")      # the second arm's reading
     assert script.native_reading(wing(0.90, 0.35)).startswith("lost at image embedding")
     assert script.native_reading(wing(0.40, 0.35)) == "never read at 0.80"
+    assert script.control_reading(wing(0.85, 0.95)).startswith("the release's trunk does not compute it")   # the control's reading
+    assert script.control_reading(wing(0.60, 0.95)).startswith("the probes cannot tell")
+    supervised = script.load_tower("birds-supervised-64px", smoke=True)                  # the control's tower, a few steps
+    assert script.StageReader(supervised, "layer4").encode_image(images).shape == (3, 4 * width["layer4"])

@@ -34,7 +34,8 @@ __all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_M
            'mac_config', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel', 'MMEncoder', 'branch_loss',
            'composition_scores', 'MacTrainingData', 'training_data', 'build_model', 'train_mac_model', 'score_pairs',
            'tiny_mac', 'image_tokens', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
-           'describe_split', 'closed_open_drop', 'fit_gap', 'branch_deltas', 'branch_deltas_by_seed', 'top_predictions']
+           'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
+           'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
 @dataclass
@@ -644,6 +645,25 @@ def fit_gap(fitted: pd.DataFrame, tested: pd.DataFrame, world: str = "closed", c
     unmatched = both.index[both.isna().any(axis=1)].tolist()
     if unmatched: raise InputValidationError(f"fit_gap needs the same methods and seeds in both tables; unmatched (method, seed): {unmatched}.")
     return both.assign(gap=both.train - both.test).reset_index()
+
+# %% ../nbs/50_mac.ipynb #c2d8e4a2
+def learning_rate_gaps(by_scale: dict, method: str = "MM-Encoder", rival: str = "Troika", world: str = "closed",
+                       column: str = "top1_precision") -> pd.DataFrame:
+    """Per learning-rate scale (`by_scale`: label -> `run_seeds` results with `method` and `rival`; the first also with
+    zero-shot 'CLIP') and seed: `method`'s `column`, `rival`'s, `method` minus `rival`, and `method` minus zero-shot CLIP's
+    (the first results' untrained 'CLIP' row): columns scale, seed, metric, value."""
+    first = next(iter(by_scale.values()))
+    clip = first[(first.world == world) & (first.method == "CLIP") & ~first.trained][column]
+    if len(clip) != 1: raise InputValidationError(f"learning_rate_gaps needs one zero-shot 'CLIP' row of the {world} world in the first results; found {len(clip)}.")
+    frames = []
+    for label, results in by_scale.items():
+        scores = results[results.world == world].pivot_table(index="seed", columns="method", values=column)
+        missing = {method, rival} - set(scores.columns)
+        if missing: raise InputValidationError(f"learning_rate_gaps: the results for {label!r} lack {sorted(missing)}; run_seeds them at that scale.")
+        metrics = {method: scores[method], rival: scores[rival], f"{method} minus {rival}": scores[method] - scores[rival],
+                   f"{method} minus zero-shot CLIP": scores[method] - float(clip.iloc[0])}
+        frames += [values.rename("value").reset_index().assign(scale=label, metric=name) for name, values in metrics.items()]
+    return pd.concat(frames, ignore_index=True)[["scale", "seed", "metric", "value"]]
 
 # %% ../nbs/50_mac.ipynb #4f27e6e0
 def branch_deltas(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS) -> pd.DataFrame:
