@@ -1,6 +1,7 @@
 """Where in ToyCLIP's image tower is the birds' wing colour lost? A linear probe at every stage of the shipped release.
 
     python benchmarks/toyclip_wing_layers.py [--spec toyclip:default] [--n-train 2000] [--n 400] [--grid native]
+    python benchmarks/toyclip_wing_layers.py --spec birds-supervised-64px [--grid native]   (the control: trained here first)
     python benchmarks/toyclip_wing_layers.py --smoke      (40 training and 20 test birds: wiring, not a measurement)
 
 A linear probe reads the wing's colour from `toyclip:default`'s image embedding at 0.335 (body 0.80, head 0.74), and the
@@ -17,6 +18,11 @@ the attention pool" if `layer4` reads it at least 0.20 above the embedding, "los
 flattened (stem and `layer1` 16 x 16, `layer2` 8 x 8, `layer3` 4 x 4, `layer4` 2 x 2 at 64 px), since the 2 x 2 average
 already mixes a small part's colour with the body's. Its reading: the first stage at which the wing's colour falls below
 0.80 after a stage that read it at 0.80 or more ("lost at <stage>"), or "never read at 0.80".
+
+`--spec birds-supervised-64px` (the control, written down after the second arm's first two rows): the same probes on the
+image tower of `tiny_model_scaling.py`'s arm of that name, trained here first (supervised on the part colours, 2,000
+steps, seed 0). Its reading: that tower's `layer4` (2 x 2) reads the wing's colour at 0.80 or more: "the release's trunk
+does not compute it"; below: "the probes cannot tell".
 """
 import argparse
 import sys
@@ -66,6 +72,22 @@ def native_reading(table: pd.DataFrame) -> str:
     return "never read at 0.80" if not seen else "read at 0.80 or more at every stage after the first that reached it"
 
 
+def load_tower(spec: str, smoke: bool):
+    "The CLIP whose image tower is probed: a model spec, or a supervised arm of tiny_model_scaling.py trained here."
+    if not spec.startswith("birds-supervised"): return load_model(spec).module
+    import tiny_model_scaling
+    clip, _, seconds = tiny_model_scaling.train_birds_tower(tiny_model_scaling.ARMS[spec], "cpu", smoke)
+    print(f"# trained {spec} in {seconds:.0f} s", flush=True)
+    return clip
+
+
+def control_reading(table: pd.DataFrame) -> str:
+    "The control's reading: does the supervised tower's layer4 (2 x 2) give the wing's colour to the probe?"
+    wing = table["has_wing_color"]["layer4"]
+    verdict = "the release's trunk does not compute it" if wing >= 0.80 else "the probes cannot tell"
+    return f"{verdict} (supervised layer4 {wing:.3f})"
+
+
 def reading(table: pd.DataFrame) -> str:
     "The first arm's reading on the wing's colour (stages pooled to 2 x 2), written before the run."
     wing = table["has_wing_color"]
@@ -89,13 +111,14 @@ def main(argv=None):
     torch.set_num_threads(1)
     grid = GRID if args.grid == "2x2" else None
     print(f"# toyclip_wing_layers: {args.spec}, grid {args.grid}, {n_train} training and {n} test birds, one thread; {load()}", flush=True)
-    clip = load_model(args.spec).module
+    clip = load_tower(args.spec, args.smoke)
     rows, start = {}, time.perf_counter()
     for stage in STAGES:
         rows[stage] = part_colour_readouts(StageReader(clip, stage, grid), {"probe": partial(probe_accuracy, max_iter=2000)}, n_train, n)["probe"]
         print(f"{stage:16s} " + "  ".join(f"{k} {v:.3f}" for k, v in rows[stage].items()), flush=True)
     table = pd.DataFrame(rows).T
     print(f"({time.perf_counter() - start:.0f} s)\nreading: {reading(table) if grid else native_reading(table)}")
+    if args.spec.startswith("birds-supervised") and grid: print(f"control reading: {control_reading(table)}")
     return table
 
 
