@@ -6,7 +6,7 @@
 
 A linear probe reads the wing's colour from `toyclip:default`'s image embedding at 0.335 (body 0.80, head 0.74), and the
 same tower trained supervised reads it at 0.955 (docs/tiny_models.md). This script trains nothing: it renders the part
-table's birds once per stage (`toyclip.part_colour_readouts`, the same seeds and renders as `tables/toyclip_part_binding`)
+table's birds once for every stage (`toyclip.part_colour_readouts`, the same seeds and renders as `tables/toyclip_part_binding`)
 and fits the part table's linear probe on each stage's output of the ResNet image tower: the stem and `layer1` to
 `layer4`, each average-pooled to the 2 x 2 grid the attention pool reads (`layer4`'s own grid) and flattened,
 L2-normalised as the embedding is; then on the image embedding itself (after the attention pool). It prints a row per
@@ -27,7 +27,6 @@ does not compute it"; below: "the probes cannot tell".
 import argparse
 import sys
 import time
-from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -45,22 +44,38 @@ GRID = 2  # the attention pool's input grid at 64 px
 
 
 class StageReader(torch.nn.Module):
-    """Stands in for a CLIP in `part_colour_readouts`: `encode_image` returns one stage's output, average-pooled to `grid` x `grid`
-    (None: the stage's own resolution) and flattened."""
-    def __init__(self, clip, stage: str, grid: int | None = GRID):
+    """Stands in for a CLIP in `part_colour_readouts`: `encode_image` returns the output of `stages` (one name or several),
+    each average-pooled to `grid` x `grid` (None: the stage's own resolution), flattened, L2-normalised, side by side
+    (`columns[stage]` says where), from one pass through the tower."""
+    def __init__(self, clip, stages: str | tuple = STAGES, grid: int | None = GRID):
         super().__init__()
-        self.clip, self.stage, self.visual, self.grid = clip, stage, clip.visual, grid
+        self.clip, self.visual, self.grid = clip, clip.visual, grid
+        self.stages, self.columns = (stages,) if isinstance(stages, str) else tuple(stages), {}
 
     def encode_image(self, images: torch.Tensor, normalize: bool = True) -> torch.Tensor:
-        if self.stage == "image embedding": return self.clip.encode_image(images, normalize=normalize)
-        captured = {}
-        module = self.visual.avgpool if self.stage == "stem" else getattr(self.visual, self.stage)
-        handle = module.register_forward_hook(lambda m, i, out: captured.setdefault("map", out))
-        try: self.visual(images)
-        finally: handle.remove()
-        grid_map = captured["map"] if self.grid is None else torch.nn.functional.adaptive_avg_pool2d(captured["map"], self.grid)
-        flat = grid_map.flatten(1)
-        return torch.nn.functional.normalize(flat, dim=-1) if normalize else flat
+        maps, handles = {}, []
+        for stage in self.stages:
+            if stage == "image embedding": continue
+            module = self.visual.avgpool if stage == "stem" else getattr(self.visual, stage)
+            handles.append(module.register_forward_hook(lambda m, i, out, stage=stage: maps.setdefault(stage, out)))
+        try: embedding = self.visual(images)
+        finally:
+            for handle in handles: handle.remove()
+        parts, start = [], 0
+        for stage in self.stages:
+            if stage == "image embedding": flat = embedding
+            else: flat = (maps[stage] if self.grid is None else torch.nn.functional.adaptive_avg_pool2d(maps[stage], self.grid)).flatten(1)
+            parts.append(torch.nn.functional.normalize(flat, dim=-1) if normalize else flat)
+            self.columns[stage], start = slice(start, start + flat.shape[1]), start + flat.shape[1]
+        return torch.cat(parts, dim=1)
+
+
+def stage_probe(reader: StageReader, stage: str):
+    "The part table's linear probe on `stage`'s columns of `reader`'s features (a `part_colour_readouts` readout)."
+    def readout(train_x, train_y, test_x, test_y):
+        columns = reader.columns[stage]
+        return probe_accuracy(train_x[:, columns], train_y, test_x[:, columns], test_y, max_iter=2000)
+    return readout
 
 
 def native_reading(table: pd.DataFrame) -> str:
@@ -112,10 +127,9 @@ def main(argv=None):
     grid = GRID if args.grid == "2x2" else None
     print(f"# toyclip_wing_layers: {args.spec}, grid {args.grid}, {n_train} training and {n} test birds, one thread; {load()}", flush=True)
     clip = load_tower(args.spec, args.smoke)
-    rows, start = {}, time.perf_counter()
-    for stage in STAGES:
-        rows[stage] = part_colour_readouts(StageReader(clip, stage, grid), {"probe": partial(probe_accuracy, max_iter=2000)}, n_train, n)["probe"]
-        print(f"{stage:16s} " + "  ".join(f"{k} {v:.3f}" for k, v in rows[stage].items()), flush=True)
+    start, reader = time.perf_counter(), StageReader(clip, STAGES, grid)   # the birds rendered and encoded once for every stage
+    rows = part_colour_readouts(reader, {stage: stage_probe(reader, stage) for stage in STAGES}, n_train, n)
+    for stage, row in rows.items(): print(f"{stage:16s} " + "  ".join(f"{k} {v:.3f}" for k, v in row.items()))
     table = pd.DataFrame(rows).T
     print(f"({time.perf_counter() - start:.0f} s)\nreading: {reading(table) if grid else native_reading(table)}")
     if args.spec.startswith("birds-supervised") and grid: print(f"control reading: {control_reading(table)}")
