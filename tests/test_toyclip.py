@@ -225,6 +225,23 @@ def test_tiny_model_scaling_part_swap_batches(benchmark_script):
     assert all({tuple(b) for b in np.asarray(among).reshape(-1, 2).tolist()} <= pairs for among in bird_batches)
 
 
+def test_tiny_model_scaling_bird_only_arms(benchmark_script, tmp_path):
+    "The bird-only arms train on birds alone; the every-part arm's captions name all three part colours (and refuse other worlds)."
+    script = benchmark_script("tiny_model_scaling")
+    pool = script.render_world_pool(TrainingConfig(model=SMOKE.model, pool_size=24, worlds={"birds": 1.0}), 0)
+    assert {ws.world for ws in pool.scenes} == {"birds"}
+    for k, ws in enumerate(pool.scenes):
+        caption, bird = script.every_part_captioner(ws, np.random.default_rng(k)), ws.info["bird"]
+        assert caption.startswith("the bird is ") and f"{bird['has_head_color']} headed" in caption
+        assert f"{bird['has_wing_color']} winged" in caption and bird["has_primary_color"] in caption.split()
+    with pytest.raises(ValueError, match="birds only"):
+        script.every_part_captioner(script.WorldScene("clevr", pool.scenes[0].scene), np.random.default_rng(0))
+    script.main(["--smoke", "--device", "cpu", "--arms", "clip-2k-birds-every-part", "--out", str(tmp_path / "a"),
+                 "--runs-dir", str(tmp_path / "runs")])
+    stored = TrainingConfig.from_json(read_checkpoint(tmp_path / "runs" / "clip-2k-birds-every-part-seed0" / "last.pt")["training_config_json"])
+    assert stored.worlds == {"birds": 1.0}
+
+
 def test_toyclip_locked_image_smoke(benchmark_script, tmp_path):
     "benchmarks/toyclip_locked_image.py --smoke: both arms train from the release and are scored; the locked arm leaves the image tower as shipped."
     script = benchmark_script("toyclip_locked_image")
