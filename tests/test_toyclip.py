@@ -242,6 +242,19 @@ def test_tiny_model_scaling_bird_only_arms(benchmark_script, tmp_path):
     assert stored.worlds == {"birds": 1.0}
 
 
+def test_bird_part_pixels(benchmark_script):
+    "benchmarks/bird_part_pixels.py: recolouring a part changes that part only, and every part shows pixels on some birds."
+    script = benchmark_script("bird_part_pixels")
+    rng = np.random.default_rng(0)
+    scenes = [script.sample_world_scene("birds", rng).scene for _ in range(6)]
+    wing = script.recoloured(scenes[0], "wing").objects[0]
+    assert wing.parts["wing"] != scenes[0].objects[0].parts["wing"] and wing.parts["head"] == scenes[0].objects[0].parts["head"]
+    assert script.recoloured(scenes[0], "body").objects[0].parts == scenes[0].objects[0].parts
+    counts = script.part_pixels(scenes, size=32)
+    assert set(counts) == {"body", "head", "wing"} and all(len(c) == 6 and (c >= 0).all() and c.sum() > 0 for c in counts.values())
+    assert (counts["body"] > 0).all()
+
+
 def test_toyclip_locked_image_smoke(benchmark_script, tmp_path):
     "benchmarks/toyclip_locked_image.py --smoke: both arms train from the release and are scored; the locked arm leaves the image tower as shipped."
     script = benchmark_script("toyclip_locked_image")
