@@ -236,6 +236,12 @@ def test_tiny_model_scaling_bird_only_arms(benchmark_script, tmp_path):
         assert f"{bird['has_wing_color']} winged" in caption and bird["has_primary_color"] in caption.split()
     with pytest.raises(ValueError, match="birds only"):
         script.every_part_captioner(script.WorldScene("clevr", pool.scenes[0].scene), np.random.default_rng(0))
+    mixed = script.CAPTIONERS["every-part-birds"](TrainingConfig())  # the mixture arm: birds as above or in the prompt form
+    forms = [mixed(pool.scenes[0], np.random.default_rng(k)) for k in range(40)]
+    assert {f.split(" whose ")[0] if " whose " in f else "class" for f in forms} == {"a photo of bird", "class"}
+    assert all("headed" in f and "winged" in f for f in forms if not f.startswith("a photo of bird whose"))
+    clevr = script.WorldScene("clevr", pool.scenes[0].scene)
+    assert mixed(clevr, np.random.default_rng(5)) == script.mixture_captioner(script.world_captioner(TrainingConfig().caption_kinds))(clevr, np.random.default_rng(5))
     script.main(["--smoke", "--device", "cpu", "--arms", "clip-2k-birds-every-part", "--out", str(tmp_path / "a"),
                  "--runs-dir", str(tmp_path / "runs")])
     stored = TrainingConfig.from_json(read_checkpoint(tmp_path / "runs" / "clip-2k-birds-every-part-seed0" / "last.pt")["training_config_json"])
