@@ -242,7 +242,15 @@ phase's mixture: clevr 0.2059, attributes 0.1765, birds 0.5, imcaps 0.1176). See
 side; each tower read by `toyclip_wing_layers.py` (2 x 2). The same reading on the mean over the seeds of the wing's
 colour at `layer4`: at least 0.6575, "the trunk moves"; below 0.5575, "unmoved"; otherwise "between". Reported and not
 read: the embedding's probe, the 12 recognition kinds against the same control (with fewer attribute scenes, the
-attribute kinds are expected to fall). A diagnostic, nothing adopted."""
+attribute kinds are expected to fall). A diagnostic, nothing adopted.
+
+Measured 2026-11-29 (record: benchmarks/measured/2026-11-29_toyclip_every_part_birds_half.txt; 818 and 766 s of
+training): "between". The wing's colour at `layer4` reads 0.6275 and 0.5925 (mean 0.610), the embedding's probe 0.477
+and 0.412, zero-shot 0.255 and 0.235. Body and head colour zero-shot 0.855 and 0.857 (control 0.364 and 0.465) in one
+joint phase of the release's 2,000 steps; world mean 0.781 +- 0.004; attribute shape 0.733 and material 0.581 fall
+below the control (0.875, 0.720) beyond the line. Across the arms the wing's `layer4` reading rises with the share of
+bird scenes and with captions that need it: 0.501 (15%, every part named), 0.610 (half), 0.7125 (birds only, the
+world's captions), 0.8575 (birds only, every part named), against 0.917 supervised."""
 import argparse
 import json
 from itertools import combinations
