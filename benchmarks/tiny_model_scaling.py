@@ -267,7 +267,15 @@ evaluations. For (e): the captions change no step's cost, and the same steps too
 side) on 2026-11-28's host; this day's host runs the release's 2,000 steps about 1.45x slower (782 s against 540 s),
 and three runs side by side on two cores slower still, so today's times are reported and (e) is read from the
 2026-11-28 runs of the same steps. Otherwise "not a candidate", naming what fails. Adoption would be a later
-session's: a `TrainingConfig` option for the bird captions, a new release, a rebuild and new tie-test lists."""
+session's: a `TrainingConfig` option for the bird captions, a new release, a rebuild and new tie-test lists.
+
+Measured 2026-11-29 (record: benchmarks/measured/2026-11-29_toyclip_three_phases_every_part.txt): "not a candidate".
+(a) fails, world mean 0.778 +- 0.010 (the third arm with the world's captions: 0.785); (b) met, body and head colour
+0.728 +- 0.120 and 0.756 +- 0.036 (0.686 and 0.778); (c) fails, attribute shape 0.835 +- 0.020 against the control's
+0.875 +- 0.007; (d) fails, 4, 1 and 5 tied CUB pairs (5, 3, 5); (e) met as read from the same steps' 2026-11-28 runs
+(today 2,348-2,394 s, three runs on two cores at nice 10). Wing colour 0.216, the image embedding's wing probe 0.38
+(0.35). Naming every part colour in the bird captions does not make the in-budget three-phase recipe a candidate: it
+moves body colour up and head colour down by about their seed spread and leaves the CUB ties."""
 import argparse
 import json
 from itertools import combinations
