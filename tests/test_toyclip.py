@@ -153,11 +153,23 @@ def test_tiny_model_scaling_smoke(benchmark_script, tmp_path):
     rows = script.main(["--smoke", "--device", "cpu", "--arms", ",".join(arms), "--out", str(tmp_path / "a")])
     assert [r["arm"] for r in rows] == arms
     assert 0 <= rows[0]["mean"] <= 1 and "birds/has_wing_color" in rows[0]
-    assert {"close_up", "world_attributes", "world_birds"} <= set(rows[1])
+    assert {"close_up", "world_attributes", "world_birds"} <= set(rows[1]) and rows[1]["seed"] == 0
+    assert {"edits/attributes/pattern", "edits/birds/wing colour"} <= set(rows[1]), "the world rows split by the edited word"
     assert {f"birds/{k}" for k in ("has_primary_color", "has_head_color", "has_wing_color")} <= set(rows[2])
     assert len((tmp_path / "a" / "scaling.jsonl").read_text().splitlines()) == 3
     assert script.main(["--smoke", "--device", "cpu", "--arms", "clip-2k", "--budget-s", "0", "--out", str(tmp_path / "b")]) == []
     with pytest.raises(SystemExit): script.main(["--arms", "clip-3k", "--out", str(tmp_path / "c")])
+
+
+def test_tiny_model_scaling_itm_arm_trains_at_its_seed(benchmark_script, tmp_path):
+    "A ToyITM arm trains at `--seed` in its own run folder, and its world rows' edit split covers the pairs of those rows."
+    script = benchmark_script("tiny_model_scaling")
+    rows = script.main(["--smoke", "--device", "cpu", "--arms", "itm-32k", "--seed", "2", "--out", str(tmp_path / "a"),
+                        "--runs-dir", str(tmp_path / "runs")])
+    assert rows[0]["seed"] == 2 and (tmp_path / "runs" / "itm-32k-seed2").is_dir()
+    assert not (tmp_path / "runs" / "itm-32k").exists()
+    kinds = [k for k in rows[0] if k.startswith("edits/attributes/")]
+    assert kinds and all(0 <= rows[0][k] <= 1 for k in kinds)
 
 
 def test_tiny_model_scaling_negatives_arm_trains_with_its_negatives(benchmark_script, tmp_path):
