@@ -34,6 +34,17 @@ def isolated_dirs(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def private_tmpdir(tmp_path, monkeypatch):
+    """A `$TMPDIR` of this test's own for the processes it starts (a notebook's kernel or runner); yields a function that
+    lists what they left in it. Not counted: torch's compile cache `torchinductor_<user>`, one shared folder per user
+    that torch makes (empty) when its operator registrations import, and reuses across runs."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    yield lambda: sorted(p.name for p in folder.iterdir() if not p.name.startswith("torchinductor_"))
+
+
+@pytest.fixture
 def one_torch_thread():
     "Run the test with one torch thread (the small models train faster so, and results do not depend on the core count)."
     import torch

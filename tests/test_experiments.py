@@ -22,9 +22,12 @@ def test_parameters_cell_and_profiles(notebook):
 
 
 @pytest.mark.parametrize("notebook", EXPERIMENTS, ids=lambda p: p.stem)
-def test_smoke_run(notebook, tmp_path):
+def test_smoke_run(notebook, tmp_path, private_tmpdir):
+    "The notebook runs in the smoke profile, writes its outputs, and leaves nothing in the kernel's temporary folder."
     result = run_experiment(notebook, profile="smoke", device="cpu", runs_dir=tmp_path / "runs", publish_to=tmp_path / "out")
     assert result.status == "ok", f"{notebook.name} failed in the smoke profile: {result.error} (executed copy: {result.executed})"
     assert result.outputs, f"{notebook.name} wrote no figure or table"
     for path in result.outputs:
         assert path.stat().st_size > 0
+    left = private_tmpdir()
+    assert not left, f"{notebook.name} left {left} in the temporary folder (use `vlconcepts.core.scratch_folder`)"

@@ -16,11 +16,15 @@ RUNNER = ("import sys\nfrom pathlib import Path\nfrom nbdev.test import test_nb\
 
 
 @pytest.mark.parametrize("notebook", LIBRARY_NOTEBOOKS, ids=lambda p: p.stem)
-def test_library_notebook(notebook):
+def test_library_notebook(notebook, private_tmpdir):
+    "The notebook's inline tests pass, and leave nothing in the temporary folder (`$TMPDIR`, here one of its own)."
     run = subprocess.run([sys.executable, "-c", RUNNER, str(notebook)], cwd=notebook.parent,
                          capture_output=True, text=True)
     assert run.returncode == 0, (f"{notebook.name} failed its inline tests:\n"
                                  f"{run.stdout[-6000:]}\n{run.stderr[-6000:]}")
+    left = private_tmpdir()
+    assert not left, (f"{notebook.name} left {left} in the temporary folder: make test folders with "
+                      "`vlconcepts.core.scratch_folder` (removed at exit) or `tempfile.TemporaryDirectory`")
 
 
 def test_every_notebook_names_a_kernel_of_this_venv():

@@ -22,7 +22,7 @@ __all__ = ['torchvision', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision'
            'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root',
            'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'seed_everything', 'torch_generator',
            'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size',
-           'markdown_table', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+           'scratch_folder', 'markdown_table', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -272,6 +272,14 @@ def folder_size(path: str | Path) -> int:
     path = Path(path)
     if path.is_file(): return path.stat().st_size
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+
+# %% ../nbs/00_core.ipynb #4d0ee438
+def scratch_folder(prefix: str = "vlconcepts-") -> Path:
+    "A new empty temporary folder named `prefix...`, removed with everything in it when this Python process exits."
+    import atexit, shutil
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 # %% ../nbs/00_core.ipynb #cec43093
 def markdown_table(table, **to_markdown_kwargs) -> str:

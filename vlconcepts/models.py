@@ -11,9 +11,6 @@ import json
 import logging
 import math
 import os
-import atexit
-import shutil
-import tempfile
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable, Sequence
@@ -25,7 +22,7 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_logger, pick_device,
-                             progress, quiet_root_logger)
+                             progress, quiet_root_logger, scratch_folder)
 
 logger = get_logger(__name__)
 
@@ -361,8 +358,7 @@ def register_openclip_config(path_or_dict: str | Path | dict, name: str | None =
     if not name or "/" in name or "@" in name or ":" in name:
         raise ModelSpecError(f"Invalid open_clip architecture name {name!r}: give a name without '/', '@' or ':'.")
     if _openclip_config_dir is None:  # one folder per process, removed when the process exits
-        _openclip_config_dir = Path(tempfile.mkdtemp(prefix="vlconcepts-openclip-configs-"))
-        atexit.register(shutil.rmtree, _openclip_config_dir, ignore_errors=True)
+        _openclip_config_dir = scratch_folder("vlconcepts-openclip-configs-")
     folder = _openclip_config_dir / name  # one folder per config so re-registering replaces it
     folder.mkdir(exist_ok=True)
     (folder / f"{name}.json").write_text(json.dumps(config, indent=1))
@@ -942,8 +938,7 @@ def random_sentence_encoder(name: str, device="cpu", seed: int = 0):
     from sentence_transformers import SentenceTransformer, models
     from transformers import AutoModel, AutoTokenizer
     config = random_config(name, None, "sbert")
-    folder = Path(tempfile.mkdtemp(prefix="vlconcepts-random-sbert-"))
-    atexit.register(shutil.rmtree, folder, True)
+    folder = scratch_folder("vlconcepts-random-sbert-")
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         AutoModel.from_config(config).save_pretrained(folder)
