@@ -54,6 +54,22 @@ at this size" if it rises 0.05 or less, or falls. Reported, not read: the close-
 of the edited word (`edits/<world>/<kind>`: pattern, state, the part colours) and the held-out curve. Nothing is
 adopted: 4x the steps is about 40-50 min of training here, outside the 15-min budget; the answer places ToyITM's misses
 for the owner's decision on that budget, as the H100 runs placed ToyCLIP's.
+Measured 2026-11-29 on this 2-core CPU (AMD EPYC, AVX-512), one thread each, the two seeds side by side (beside a
+test run for about half of the time; 3,244 and 3,267 s of training; records with their held-out curves in
+benchmarks/measured/2026-11-29_cpu_toyitm_32k_release_recipe.jsonl). Seed 0 / seed 1, against trial 3's same seeds:
+- attribute world 0.808 / 0.788 (0.738 / 0.700): mean 0.798, +0.079 over the control's 0.719, neither seed at 0.85:
+  "partly compute";
+- birds 0.724 / 0.686 (0.674 / 0.621): mean 0.705, +0.057 over 0.648, neither at 0.85: "partly compute", 0.007 above
+  the line;
+- close-ups 0.997 / 0.991 (0.968 / 0.938); the held-out curve's close-up colour 0.92 / 0.60 at step 4,000, 1.00 / 0.97
+  at the end.
+Split by the edited word (seed 0 / seed 1; `toyitm:default`, trial 3's seed 0, in brackets): attribute colour 0.953 /
+0.882 (0.841), shape 0.817 / 0.784 (0.743), material 0.705 / 0.667 (0.621), size 0.961 / 0.977 (0.914), state 0.633 /
+0.711 (0.633), pattern 0.532 / 0.516 (0.468); birds primary colour 0.653 / 0.685 (0.621), head colour 0.728 / 0.580
+(0.623), wing colour 0.591 / 0.545 (0.530), bird pattern 0.574 / 0.500 (0.537), shape 0.868 / 0.868 (0.781), size
+0.947 / 0.992 (0.977). So four times the steps lift both world rows by 0.06-0.08 through the words the release already
+matches (colour, shape, material), and neither row comes near 0.85: pattern edits stay at chance and the part colours
+at 0.55-0.73. Unlike ToyCLIP's attribute kinds, the ToyITM bars are not a matter of compute alone at this size.
 
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
