@@ -170,6 +170,14 @@ def test_tiny_model_scaling_itm_arm_trains_at_its_seed(benchmark_script, tmp_pat
     assert not (tmp_path / "runs" / "itm-32k").exists()
     kinds = [k for k in rows[0] if k.startswith("edits/attributes/")]
     assert kinds and all(0 <= rows[0][k] <= 1 for k in kinds)
+    assert {"single", "binding", "relational"} <= set(rows[0])
+    again = script.main(["--smoke", "--device", "cpu", "--arms", "itm-32k", "--seed", "2", "--reuse", "--out", str(tmp_path / "b"),
+                         "--runs-dir", str(tmp_path / "runs")])            # scores the finished run again: same numbers
+    timing = ("wall_s", "train_s")
+    assert {k: v for k, v in again[0].items() if k not in timing} == {k: v for k, v in rows[0].items() if k not in timing}
+    with pytest.raises(SystemExit, match="no finished run"):
+        script.main(["--smoke", "--device", "cpu", "--arms", "itm-32k", "--seed", "3", "--reuse", "--out", str(tmp_path / "c"),
+                     "--runs-dir", str(tmp_path / "runs")])
 
 
 def test_tiny_model_scaling_negatives_arm_trains_with_its_negatives(benchmark_script, tmp_path):
