@@ -75,6 +75,17 @@ CLEVR view, binding and relations added (400, 200 and 200 scenes, test seed 2024
 0.705 (trial 3: 0.601 / 0.632; colour 0.93 / 0.80, shape and material at chance), binding 0.523 / 0.515, relations
 0.500 / 0.490.
 
+**A deeper ToyITM at the release's steps, written down 2026-11-29 before any run.** After 4x the steps, is the rest of
+the gap the model's size? `itm-8k-deep` trains the release's recipe (8,000 steps) with a ViLT of 4 layers instead of 2
+(`toyitm_config(num_layers=4)`; measured on one quiet thread, 0.121 s a step against the release's 0.077, 1.58x: about
+17 min of training, so over the 15-min budget and not a release candidate whatever it reads), seeds 0 and 1
+(`--arms itm-8k-deep --seed S --device cpu --threads 1 --curve-every 4000`), two at a time on this CPU. Depth rather
+than width because ViLT matches a word to pixels only through its layers of joint attention, and because it is the
+cheaper of the two (hidden size 256 costs 2.55x a step). Control and reading as for `itm-32k` above, per world row
+against trial 3's same seeds (attribute world 0.719, birds 0.648 in the two-seed mean): "depth" if the row reaches 0.85
+in both seeds; "partly depth" if its two-seed mean rises more than 0.05 without that; "not depth at this length" if it
+rises 0.05 or less, or falls. Reported, not read: close-ups, the edit split, the CLEVR view, binding and relations.
+
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
 of the mixture, fixed before any run) the batch is 64 twin pairs captioned by a swapped part's colour or every part
@@ -363,6 +374,7 @@ ARMS = {a.name: a for a in (
     Arm("clip-8k-wide", "clip", 8000, {"vision_width": 32, "text_width": 128, "embed_dim": 128}, 2.0),
     Arm("clip-32k", "clip", 32000),
     Arm("itm-8k", "itm", 8000),
+    Arm("itm-8k-deep", "itm", 8000, {"num_layers": 4}, 1.6),                  # ViLT of 4 layers instead of 2, the release's steps
     Arm("clip-2k-part-swaps", "clip", 2000, cost=1.1, bird_batches="part-swaps"),
     Arm("clip-2k-random-birds", "clip", 2000, cost=1.1, bird_batches="random-birds"),
     Arm("clip-2k-edit-negatives", "clip", 2000, cost=1.1, hard_negatives="edit"),
