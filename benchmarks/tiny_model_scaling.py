@@ -85,6 +85,15 @@ cheaper of the two (hidden size 256 costs 2.55x a step). Control and reading as 
 against trial 3's same seeds (attribute world 0.719, birds 0.648 in the two-seed mean): "depth" if the row reaches 0.85
 in both seeds; "partly depth" if its two-seed mean rises more than 0.05 without that; "not depth at this length" if it
 rises 0.05 or less, or falls. Reported, not read: close-ups, the edit split, the CLEVR view, binding and relations.
+Measured 2026-11-29 on this 2-core CPU (AMD EPYC, AVX-512), one thread each, the two seeds side by side with nothing
+else running (1,129 and 1,127 s of training; records in benchmarks/measured/2026-11-29_cpu_toyitm_8k_deep.jsonl).
+Seed 0 / seed 1, against trial 3's same seeds:
+- attribute world 0.724 / 0.738 (0.738 / 0.700): mean 0.731, +0.012 over 0.719: "not depth at this length";
+- birds 0.635 / 0.651 (0.674 / 0.621): mean 0.643, -0.005 against 0.648: "not depth at this length".
+Reported: close-ups 0.957 / 0.974 (0.968 / 0.938), CLEVR view 0.638 / 0.648 (0.601 / 0.632), binding 0.483 / 0.495,
+relations 0.501 / 0.501; edits: pattern 0.484 / 0.500, bird pattern 0.463 / 0.500, state 0.567 / 0.600, part colours
+0.545-0.623, attribute colour 0.771 / 0.835 (the release 0.841). Twice the layers at the release's steps change neither
+world row; four times the steps lifted both (above). Neither reaches the bars.
 
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
