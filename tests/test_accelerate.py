@@ -40,7 +40,8 @@ def two_processes(tmp_path_factory):
     inputs, labels = regression_data()
     fit(TokenRegression(), inputs, labels, CONFIG, out / "run-1to2", steps=HALF, device="cpu")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "VLCONCEPTS_PROGRESS": "0", "VLCONCEPTS_CACHE": str(out / "default-cache"),
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONWARNINGS": "ignore"}
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONWARNINGS": "ignore",
+           "TMPDIR": str(out)}  # torchrun leaves a `torchelastic_*` log folder in the temporary folder: keep it in the test's own
     command = [sys.executable, "-m", "vlconcepts.cli", "launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1",
                "--mixed_precision", "no", "--dynamo_backend", "no", str(SCRIPTS / "two_processes.py"), str(out)]
     run = subprocess.run(command, env=env, cwd=SCRIPTS, capture_output=True, text=True, timeout=900)
