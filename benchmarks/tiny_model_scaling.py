@@ -95,6 +95,18 @@ relations 0.501 / 0.501; edits: pattern 0.484 / 0.500, bird pattern 0.463 / 0.50
 0.545-0.623, attribute colour 0.771 / 0.835 (the release 0.841). Twice the layers at the release's steps change neither
 world row; four times the steps lifted both (above). Neither reaches the bars.
 
+**Smaller patches at the release's steps, written down 2026-11-29 before any run.** Pattern edits stay at chance after
+4x the steps and with twice the layers, and a linear probe of the release's last layer reads pattern near its chance:
+is a stripe, dot or check lost inside a 16-px patch, which ViLT turns into one token by one linear map? `itm-8k-patch8`
+trains the release's recipe with 8-px patches (`toyitm_config(patch_size=8)`: 64 image tokens instead of 16; 0.181 s a
+step against 0.083 measured on one quiet thread, 2.2x: about 25 min of training, never a release candidate), seeds 0
+and 1, two at a time on this CPU, `--curve-every 4000`. Readings, against trial 3's same seeds: per world row as for
+`itm-8k-deep`, with "patches" in place of "depth"; and for pattern, the pattern edits of both worlds together (31
+attribute-world and 68 bird pairs a seed, test seed 2024; the release reads them at 0.47 and 0.54): "the patch size
+holds pattern back" if their accuracy over both seeds is at least 0.65 (the pattern-only diagnostic reached 0.69),
+"not the patch size" if it is at most 0.58, "between" otherwise. Reported, not read: close-ups (the 1,500-step trial of
+2026-11-25 saw size fall with 8-px patches), the rest of the edit split, the CLEVR view, binding and relations.
+
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
 of the mixture, fixed before any run) the batch is 64 twin pairs captioned by a swapped part's colour or every part
@@ -384,6 +396,7 @@ ARMS = {a.name: a for a in (
     Arm("clip-32k", "clip", 32000),
     Arm("itm-8k", "itm", 8000),
     Arm("itm-8k-deep", "itm", 8000, {"num_layers": 4}, 1.6),                  # ViLT of 4 layers instead of 2, the release's steps
+    Arm("itm-8k-patch8", "itm", 8000, {"patch_size": 8}, 2.2),               # 8-px patches (64 image tokens), the release's steps
     Arm("clip-2k-part-swaps", "clip", 2000, cost=1.1, bird_batches="part-swaps"),
     Arm("clip-2k-random-birds", "clip", 2000, cost=1.1, bird_batches="random-birds"),
     Arm("clip-2k-edit-negatives", "clip", 2000, cost=1.1, hard_negatives="edit"),
