@@ -5,10 +5,12 @@
 # %% ../nbs/00_core.ipynb #aab87109
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
 import random
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -276,7 +278,6 @@ def folder_size(path: str | Path) -> int:
 # %% ../nbs/00_core.ipynb #4d0ee438
 def scratch_folder(prefix: str = "vlconcepts-") -> Path:
     "A new empty temporary folder named `prefix...`, removed with everything in it when this Python process exits."
-    import atexit, shutil
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
