@@ -106,6 +106,15 @@ attribute-world and 68 bird pairs a seed, test seed 2024; the release reads them
 holds pattern back" if their accuracy over both seeds is at least 0.65 (the pattern-only diagnostic reached 0.69),
 "not the patch size" if it is at most 0.58, "between" otherwise. Reported, not read: close-ups (the 1,500-step trial of
 2026-11-25 saw size fall with 8-px patches), the rest of the edit split, the CLEVR view, binding and relations.
+Measured 2026-11-29 on this 2-core CPU (AMD EPYC, AVX-512), one thread each, the two seeds side by side with nothing
+else running (1,548 and 1,547 s of training; records in benchmarks/measured/2026-11-29_cpu_toyitm_8k_patch8.jsonl).
+Seed 0 / seed 1, against trial 3's same seeds:
+- attribute world 0.739 / 0.717 (0.738 / 0.700): mean 0.728, +0.009: "not the patches at this length";
+- birds 0.683 / 0.661 (0.674 / 0.621): mean 0.672, +0.024: "not the patches at this length";
+- pattern edits of both worlds, both seeds: 0.523 (attribute world 0.548 / 0.516, birds 0.529 / 0.507): "not the patch size".
+Reported: close-ups 0.912 / 0.935 (material 0.729 / 0.820, against 0.934 / 0.895), CLEVR view 0.692 / 0.697 (0.601 /
+0.632), attribute colour edits 0.918 / 0.894, state 0.600 / 0.544, part colours 0.568-0.685, binding and relations at
+chance. Four times as many image tokens leave pattern at chance: the 16-px patch is not what hides it at this length.
 
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
