@@ -523,6 +523,14 @@ def bird_batch_theme(kind: str):
     return theme
 
 
+def check_finished(run_dir: Path, name: str, seed: int, end: int, read) -> None:
+    "For `--reuse` (scoring only, never training on): `run_dir/last.pt` exists and stopped at the arm's `end`, else exit saying so."
+    if not (run_dir / "last.pt").exists():
+        raise SystemExit(f"--reuse: no finished run of {name} seed {seed} in {run_dir} (last.pt); run it without --reuse first")
+    if (step := read(run_dir / "last.pt")["step"]) != end:
+        raise SystemExit(f"--reuse: {run_dir / 'last.pt'} stopped at step {step}, not at the arm's end ({end}); run it without --reuse")
+
+
 def clip_arm(arm: Arm, runs: Path, device, smoke: bool, seed: int = 0, steps: int | None = None, reuse: bool = False,
              with_phase_scores: bool = False) -> dict:
     """Train ToyCLIP as the release except `arm`'s steps, sizes, bird batches and negatives; its world recognition on the
@@ -535,10 +543,7 @@ def clip_arm(arm: Arm, runs: Path, device, smoke: bool, seed: int = 0, steps: in
     loop = dict(pool_fn=lambda c, i: part_swap_pool(c, i, device), theme_fn=bird_batch_theme(arm.bird_batches)) if arm.bird_batches else {}
     if arm.captions: loop["captioner"] = CAPTIONERS[arm.captions](config)
     run_dir, end = runs / f"{arm.name}-seed{seed}", config.total_steps
-    if reuse and not (run_dir / "last.pt").exists():
-        raise SystemExit(f"--reuse: no finished run of {arm.name} seed {seed} in {run_dir} (last.pt); run it without --reuse first")
-    if reuse and (step := read_checkpoint(run_dir / "last.pt")["step"]) != end:  # scoring only: never trains on
-        raise SystemExit(f"--reuse: {run_dir / 'last.pt'} stopped at step {step}, not at the arm's end ({end}); run it without --reuse")
+    if reuse: check_finished(run_dir, arm.name, seed, end, read_checkpoint)
     run = train_toyclip(config, run_dir, device=device, resume=reuse, **loop)
     recognition = world_recognition(run.model, run.tokenizer, n=SMOKE["n_test"] if smoke else 400, device=device)
     scores = {f"{w}/{k}": v for (w, k), v in recognition.items()}
@@ -564,10 +569,7 @@ def itm_arm(arm: Arm, runs: Path, device, smoke: bool, curve_every: int | None =
                                      checkpoint_every=10**9), smoke, batch_size=8)
     if smoke and curve_every: config = replace(config, eval_every=curve_every, eval_scenes=SMOKE["n_test"])
     run_dir = runs / (arm.name + (f"-seed{seed}" if seed else ""))
-    if reuse and not (run_dir / "last.pt").exists():
-        raise SystemExit(f"--reuse: no finished run of {arm.name} seed {seed} in {run_dir} (last.pt); run it without --reuse first")
-    if reuse and (step := read_toyitm(run_dir / "last.pt")["step"]) != config.steps:  # scoring only: never trains on
-        raise SystemExit(f"--reuse: {run_dir / 'last.pt'} stopped at step {step}, not at the arm's end ({config.steps}); run it without --reuse")
+    if reuse: check_finished(run_dir, arm.name, seed, config.steps, read_toyitm)
     eval_fn = itm_eval_fn(config, device=device) if curve_every else None  # the release notebook's held-out curve
     run = train_toyitm(config, run_dir, device=device, resume=reuse, eval_fn=eval_fn)
     n = SMOKE["n_test"] if smoke else 400
