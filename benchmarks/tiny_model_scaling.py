@@ -116,6 +116,19 @@ Reported: close-ups 0.912 / 0.935 (material 0.729 / 0.820, against 0.934 / 0.895
 0.632), attribute colour edits 0.918 / 0.894, state 0.600 / 0.544, part colours 0.568-0.685, binding and relations at
 chance. Four times as many image tokens leave pattern at chance: the 16-px patch is not what hides it at this length.
 
+**A wider ToyITM at the release's steps, written down 2026-11-29 before any run.** The last size the world bars have not
+been read against: width. `itm-8k-wide` trains the release's recipe (8,000 steps) with hidden size 256 and MLP width 512
+instead of 128 and 256 (`toyitm_config(hidden_size=256, intermediate_size=512)`; the 4 heads, 2 layers, 16-px patches,
+`initializer_range` and every training setting the release's, so each head is 64 wide instead of 32). Measured on one
+quiet thread of this host (30 steps of 32 pairs after 3 warm-up steps, scratch timing): 0.168 s a step against the
+release's 0.069, 2.4x, about 23 min of training alone, so over the 15-min budget and never a release candidate whatever
+it reads. Seeds 0 and 1 (`--arms itm-8k-wide --seed S --device cpu --threads 1 --curve-every 4000`), two at a time on
+this CPU. Readings against trial 3's same seeds, as for `itm-8k-patch8` with "width" in place of "patches": per world
+row "width" if it reaches 0.85 in both seeds, "partly width" if its two-seed mean rises more than 0.05 without that, "not
+width at this length" otherwise; for pattern, the pattern edits of both worlds over both seeds: "width holds pattern
+back" if at least 0.65, "not the width" if at most 0.58, "between" otherwise. Reported, not read: close-ups, the rest of
+the edit split, the CLEVR view, binding and relations.
+
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
 of the mixture, fixed before any run) the batch is 64 twin pairs captioned by a swapped part's colour or every part
@@ -406,6 +419,7 @@ ARMS = {a.name: a for a in (
     Arm("itm-8k", "itm", 8000),
     Arm("itm-8k-deep", "itm", 8000, {"num_layers": 4}, 1.6),                  # ViLT of 4 layers instead of 2, the release's steps
     Arm("itm-8k-patch8", "itm", 8000, {"patch_size": 8}, 2.2),               # 8-px patches (64 image tokens), the release's steps
+    Arm("itm-8k-wide", "itm", 8000, {"hidden_size": 256, "intermediate_size": 512}, 2.4),  # twice the width, the release's steps
     Arm("clip-2k-part-swaps", "clip", 2000, cost=1.1, bird_batches="part-swaps"),
     Arm("clip-2k-random-birds", "clip", 2000, cost=1.1, bird_batches="random-birds"),
     Arm("clip-2k-edit-negatives", "clip", 2000, cost=1.1, hard_negatives="edit"),
