@@ -310,3 +310,28 @@ def test_mac_parameter_check_reading(capsys, benchmark_script, tmp_path):
     out = capsys.readouterr().out
     assert "(lr_scale 100) -> " in out and out.strip().endswith("reading: supported")
     assert script.number("1200") == 1200 and isinstance(script.number("1200"), int) and script.number("0.5") == 0.5
+
+
+def test_toyitm_pattern_exposure_counts(benchmark_script, one_torch_thread):
+    """benchmarks/toyitm_pattern_exposure.py: every false caption of the release's first steps is counted once, by the kind
+    its caption function swapped (checked against the one-word edits where the pair is one); the wrapped functions come back."""
+    import vlconcepts.world_mixture as world_mixture
+    from vlconcepts.toyitm import ToyITMConfig, world_edit_kind
+    exposure = benchmark_script("toyitm_pattern_exposure")
+    originals = world_mixture.swap_one_word, world_mixture.bird_caption
+    config = ToyITMConfig(steps=3, pool_size=64, pool_steps=2, batch_size=16)
+    runs = exposure.release_counts(config, [2, 3])
+    assert (world_mixture.swap_one_word, world_mixture.bird_caption) == originals
+    assert sum(runs[2].values()) == 32 and sum(runs[3].values()) == 48 and all(runs[3][k] >= v for k, v in runs[2].items())
+    assert {w for w, _ in runs[3]} <= {"clevr", "clevr_close_ups", "attributes", "birds", "imcaps"}
+    edits = exposure.release_counts(ToyITMConfig(steps=2, pool_size=64, batch_size=16, false_captions="edit", easy_negative_fraction=0), [2])[2]
+    assert "easy negative" not in {k for _, k in edits} and sum(edits.values()) == 32
+    with exposure.SwapRecorder() as recorder:                                   # the recorded kind is the word the edit changed
+        rng = np.random.default_rng(1)
+        for ws in world_mixture.mixture_scenes(rng, 20, {"attributes": 1, "birds": 1}):
+            true, false = world_mixture.mixture_caption_pair(ws, rng, "edit")
+            if ws.world == "attributes": assert recorder.swaps.pop() == world_edit_kind(true, false, ws.world)
+    counts = exposure.diagnostic_counts("world's own grammar, pattern or state swaps", steps=3, pool=64)
+    assert sum(counts.values()) == 96 and counts[("attributes", "pattern")] + counts[("attributes", "state")] > 60
+    table = exposure.as_table({"a": runs[3], "b": counts})
+    assert table.loc["all false captions"].tolist() == [48, 96]
