@@ -128,6 +128,18 @@ row "width" if it reaches 0.85 in both seeds, "partly width" if its two-seed mea
 width at this length" otherwise; for pattern, the pattern edits of both worlds over both seeds: "width holds pattern
 back" if at least 0.65, "not the width" if at most 0.58, "between" otherwise. Reported, not read: close-ups, the rest of
 the edit split, the CLEVR view, binding and relations.
+Measured 2026-11-29 on this 2-core CPU (AMD EPYC, AVX-512), one thread each, the two seeds side by side (the last minutes
+beside a caption-counting job at nice 19; 1,626 and 1,625 s of training; records in
+benchmarks/measured/2026-11-29_cpu_toyitm_8k_wide.jsonl). Seed 0 / seed 1, against trial 3's same seeds:
+- attribute world 0.604 / 0.609 (0.738 / 0.700): mean 0.607, -0.112 against 0.719: "not width at this length";
+- birds 0.571 / 0.584 (0.674 / 0.621): mean 0.578, -0.070 against 0.648: "not width at this length";
+- pattern edits of both worlds, both seeds: 0.508 (attribute world 0.532 / 0.500, birds 0.493 / 0.515): "not the width".
+Reported: close-ups 0.753 / 0.742 (0.968 / 0.938), because the colour match never formed (close-up colour 0.527 / 0.517,
+0.55 / 0.52 on the held-out curve at step 4,000) and material fell to 0.615 / 0.502; shape 0.899 / 0.960, size 0.972 /
+0.989; the world rows' colour edits 0.506 / 0.500 and part colours 0.47-0.51, state 0.500 / 0.511; the CLEVR view 0.536
+/ 0.548, binding and relations at chance. At twice the width, with the release's learning rate and initialisation
+(chosen for width 128, not re-chosen here), the model learns size and shape and not colour in either seed, so both rows
+fall; width, like depth and smaller patches, does not start the pattern match.
 
 `clip-2k-part-swaps` asks whether hard negatives would tie them at the release's compute. Each bird of every pool gets a
 twin with two part colours exchanged (`part_swap_pool`); in `PART_SWAP_FRACTION` = 0.15 of the steps (the birds' share
