@@ -90,7 +90,16 @@ script) with no other world. Reading of its pattern swaps, mean over the seeds: 
 release's own attribute pairs teach pattern at the 32,000-step run's count when nothing else is trained, so inside the
 mixture the other worlds hold it back; at most 0.58, "the count": at that count pattern stays at chance even alone, and
 the pattern-only arm reached 0.69 with about four times as many, so the mixture's pattern misses are what its number of
-pattern contrasts predicts; between, reported as it is. State, colour and the CLEVR close-ups reported beside it."""
+pattern contrasts predicts; between, reported as it is. State, colour and the CLEVR close-ups reported beside it.
+Measured (benchmarks/measured/2026-11-29_toyitm_release_pairs_alone.txt; the counts in 2026-11-29_toyitm_pattern_exposure.txt:
+9,505 pattern swaps in the arm's 3,000 steps, 9,364 in the 32,000-step run, 2,330 in the release's 8,000, 38,673 in the
+pattern-or-state arm): pattern swaps 0.513 / 0.506 / 0.498 (0.506 ± 0.008): "the count" by the rule. But the arm matched
+no colour either (attribute colour swaps 0.503, CLEVR close-ups 0.500 in every seed; training loss 0.598) with 17,058
+colour swaps, where the pattern-or-state arm read colour at 0.62 with 4,791: trained alone on the release's independently
+drawn pairs the model learns no attribute word in 3,000 steps (as on 2026-11-25 for colour), so this arm cannot tell a
+pattern count too small from pairs it cannot learn from, and the reading's premise fails. The count stays a measured
+difference (the release trains on 17x fewer pattern contrasts than the arm that reached 0.69, the 32,000-step run on 4x
+fewer), not a shown cause."""
 import argparse
 import sys
 import time
