@@ -13,7 +13,13 @@ pairs are drawn as its `train_arm` draws them (32 scenes a step from its pool, t
 
 Why (2026-11-29): inside the mixture ToyITM's pattern edits stay at chance under every change measured (4x the steps, 4
 layers, 8-px patches, a convolutional stem, one-word-edit pairs), while the same model trained on the attribute world with
-pattern or state as the only contrast matches pattern swaps at 0.69. A count says how many pattern contrasts each saw."""
+pattern or state as the only contrast matches pattern swaps at 0.69. A count says how many pattern contrasts each saw.
+
+Measured 2026-11-29 (benchmarks/measured/2026-11-29_toyitm_pattern_exposure.txt, seed 0): the release's 8,000 steps hold
+2,330 attribute-world pattern swaps (state 2,286, colour 4,392, material 4,290, shape 6,469, size 4,403; 37% of that world's
+false captions are easy negatives; the birds about 2,400 per group), the 32,000-step run 9,364, the pattern-or-state
+diagnostic arm 38,673 in its 3,000 steps. What the diagnostic arms read at matched counts is in
+`toyitm_grammar_diagnostic.py`'s docstring: the count may explain part of the mixture's pattern miss, not shown how much."""
 import argparse
 import copy
 import sys
@@ -32,12 +38,10 @@ import vlconcepts.world_mixture as world_mixture  # noqa: E402
 from vlconcepts import toyitm  # noqa: E402
 from vlconcepts.core import progress  # noqa: E402
 from vlconcepts.cub_data import CUB_GROUPS  # noqa: E402
-from vlconcepts.toyitm import EDIT_KIND_NAMES, ToyITMConfig, itm_batch, render_itm_pool, world_edit_kind  # noqa: E402
+from vlconcepts.toyitm import CLOSE_UP_WORLDS, EDIT_KIND_NAMES, ToyITMConfig, itm_batch, render_itm_pool, world_edit_kind  # noqa: E402
 from vlconcepts.world_mixture import mixture_scenes  # noqa: E402
 
 import toyitm_grammar_diagnostic as diagnostic  # noqa: E402
-
-CLOSE_UP_WORLDS = ("attributes", "birds")
 
 
 class SwapRecorder:
