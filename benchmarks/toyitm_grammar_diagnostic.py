@@ -310,7 +310,10 @@ def main(argv=None):
                          **colour_scores(itm, clevr, world, args.fields, args.world_fields), "train loss (last 100)": loss, "seconds": seconds})
             print(rows[-1], flush=True)
     table = pd.DataFrame(rows).drop(columns=["seed", "stem"]).groupby("training captions", sort=False).agg(lambda v: f"{v.mean():.3f} ± {v.std(ddof=1) if len(v) > 1 else 0:.3f}")
-    print(f"\n{args.steps} steps x 32 scenes on {len(scenes)} {args.pool_world} close-ups (plain share {args.plain_share}); "
+    trained = ("checkpoints scored, nothing trained" if args.score_runs else
+               f"{args.steps} steps x 32 scenes in the release's mixture, the arm's pairs for its attribute world" if args.in_mixture else
+               f"{args.steps} steps x 32 scenes on {len(scenes)} {args.pool_world} close-ups (plain share {args.plain_share})")
+    print(f"\n{trained}; "
           f"image stem {args.stem}; {'swap' if args.fields else 'colour-swap'} binary accuracy (chance 0.5), {args.test} fresh scenes each (test seed 2024); mean ± sd over seeds {args.seeds}")
     print(table.to_markdown())
 

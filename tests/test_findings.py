@@ -335,3 +335,24 @@ def test_toyitm_pattern_exposure_counts(benchmark_script, one_torch_thread):
     assert sum(counts.values()) == 96 and counts[("attributes", "pattern")] + counts[("attributes", "state")] > 60
     table = exposure.as_table({"a": runs[3], "b": counts})
     assert table.loc["all false captions"].tolist() == [48, 96]
+
+
+def test_toyitm_grammar_diagnostic_in_mixture(capsys, benchmark_script, one_torch_thread, tmp_path):
+    """--in-mixture trains the release's recipe with an arm's pairs for the attribute world only (the other worlds keep
+    theirs, and the library's function comes back afterwards); --score-runs scores a checkpoint on the same test pairs."""
+    from vlconcepts import toyitm
+    from vlconcepts.world_mixture import mixture_scenes
+    diagnostic = benchmark_script("toyitm_grammar_diagnostic")
+    original, rng = toyitm.world_itm_captions, np.random.default_rng(0)
+    attribute, bird = mixture_scenes(rng, 1, {"attributes": 1})[0], mixture_scenes(rng, 1, {"birds": 1})[0]
+    with diagnostic.attribute_pairs_in_mixture(lambda ws, rng: ("true", "false")):
+        assert toyitm.world_itm_captions(attribute, rng, {"single": 1}) == ("true", "false")
+        assert toyitm.world_itm_captions(bird, rng, {"single": 1})[0] != "true"
+    assert toyitm.world_itm_captions is original
+    arm = "world's own grammar, pattern or state swaps"
+    diagnostic.main(["--steps", "2", "--test", "8", "--seeds", "0", "--threads", "1", "--world-fields", "--in-mixture",
+                     "--runs-dir", str(tmp_path), "--arms", arm])
+    assert f"| {arm} (in the mixture)" in capsys.readouterr().out and (tmp_path / f"in-mixture-worlds-own-grammar-pattern-or-state-swaps-2-seed0" / "last.pt").exists()
+    release = toyitm.default_checkpoint()[0]
+    diagnostic.main(["--test", "8", "--threads", "1", "--world-fields", "--score-runs", str(release)])
+    assert f"| checkpoint {release}" in capsys.readouterr().out
