@@ -200,6 +200,15 @@ ARMS = {"CLEVR noun phrase": noun_phrase_pair,
 POOL_WORLDS = ("attributes", "clevr")
 
 
+def attribute_training_scenes(n: int, plain_share: float = 0.0) -> list:
+    "`training_pool`'s `n` attribute-world close-ups (seed 3), a random `plain_share` of them with no state and the plain pattern."
+    scenes = mixture_scenes(np.random.default_rng([3, 0]), n, {"attributes": 1})
+    plain = np.random.default_rng([3, 1]).random(len(scenes)) < plain_share
+    for ws in (ws for ws, p in zip(scenes, plain) if p):
+        ws.scene.objects[:] = [replace(o, state=None, pattern="plain") for o in ws.objects]
+    return scenes
+
+
 def training_pool(world: str, n: int, plain_share: float = 0.0) -> tuple[torch.Tensor, list]:
     """`n` training close-ups (seed 3) and their renders in [0, 1]: the attribute world's (sizes, colours, materials,
     shapes, patterns and states; a random `plain_share` of them shown with no state and the plain pattern) or plain CLEVR
@@ -207,10 +216,7 @@ def training_pool(world: str, n: int, plain_share: float = 0.0) -> tuple[torch.T
     if world == "clevr":
         scenes, images = test_scenes("close-up", n, 3, 64)
         return images, [WorldScene("clevr", scene) for scene in scenes]
-    scenes = mixture_scenes(np.random.default_rng([3, 0]), n, {"attributes": 1})
-    plain = np.random.default_rng([3, 1]).random(len(scenes)) < plain_share
-    for ws in (ws for ws, p in zip(scenes, plain) if p):
-        ws.scene.objects[:] = [replace(o, state=None, pattern="plain") for o in ws.objects]
+    scenes = attribute_training_scenes(n, plain_share)
     images = render_scenes([ws.scene for ws in scenes], size=64).clamp(0, 1)
     return (images * 255).round() / 255, scenes          # quantised as `world_mixture.render_mixture_pool`'s uint8 pools
 

@@ -39,7 +39,6 @@ from vlconcepts import toyitm  # noqa: E402
 from vlconcepts.core import progress  # noqa: E402
 from vlconcepts.cub_data import CUB_GROUPS  # noqa: E402
 from vlconcepts.toyitm import CLOSE_UP_WORLDS, EDIT_KIND_NAMES, ToyITMConfig, itm_batch, render_itm_pool, world_edit_kind  # noqa: E402
-from vlconcepts.world_mixture import mixture_scenes  # noqa: E402
 
 import toyitm_grammar_diagnostic as diagnostic  # noqa: E402
 
@@ -92,7 +91,7 @@ def release_counts(config: ToyITMConfig, at: Sequence[int]) -> dict[int, Counter
 
 def diagnostic_counts(arm: str, steps: int, pool: int, seed: int = 0) -> Counter:
     "(world, kind) -> false captions of `toyitm_grammar_diagnostic.py`'s `arm` over `steps` (its `train_arm` draws; no images needed)."
-    scenes = mixture_scenes(np.random.default_rng([3, 0]), pool, {"attributes": 1})      # `training_pool`'s scenes
+    scenes = diagnostic.attribute_training_scenes(pool)
     rng, counts = np.random.default_rng([seed, 11]), Counter()
     with SwapRecorder() as recorder:
         for _ in range(steps):
