@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from torch import nn
 
-from .cache import cached_activations, cached_image_tokens
+from .cache import cached_activations, cached_image_tokens, cached_result
 from .core import InputValidationError, cache_dir, get_logger, progress, seed_everything
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .scenes import RENDER_VERSION
@@ -33,8 +33,8 @@ __all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_M
            'multilabel_metrics_per_image', 'encode_token_embeddings', 'word_embeddings', 'PromptBranch', 'MacConfig',
            'mac_config', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel', 'MMEncoder', 'branch_loss',
            'composition_scores', 'MacTrainingData', 'training_data', 'build_model', 'train_mac_model', 'score_pairs',
-           'tiny_mac', 'image_tokens', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
-           'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
+           'tiny_mac', 'image_tokens', 'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values',
+           'seed_table', 'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
            'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
@@ -547,19 +547,34 @@ def image_tokens(vl_model, dataset: AttributeObjectDataset) -> tuple[torch.Tenso
     "Raw class and patch tokens of every image of `dataset` (cached)."
     return cached_image_tokens(vl_model, [str(p) for p in dataset.paths], normalize=False)
 
+# %% ../nbs/50_mac.ipynb #7bc2c6ff
+def trained_mac_model(config: MacConfig, vl_model, dataset: AttributeObjectDataset, show_progress: bool = True) -> nn.Module:
+    "The model of `config` trained on `dataset`'s training images (`train_mac_model`), its weights cached: trained once per config."
+    cls, patches = image_tokens(vl_model, dataset)
+
+    def learnt_weights():
+        model = build_model(config, vl_model, dataset.attributes, dataset.objects)
+        train_mac_model(model, training_data(dataset, cls, patches), show_progress)
+        return {k: v.detach().cpu() for k, v in model.state_dict().items()}
+
+    weights = cached_result("mac-model", learnt_weights, modules=["vlconcepts.mac"],
+                            parts={"config": config, "backbone": vl_model, "dataset": dataset.fingerprint})
+    model = build_model(config, vl_model, dataset.attributes, dataset.objects)
+    model.load_state_dict(weights)
+    return model.eval()
+
 # %% ../nbs/50_mac.ipynb #b5eac6df
 def run_method(name: str, vl_model, dataset: AttributeObjectDataset, *, epochs: Optional[int] = None, lr_scale: float = 1.0,
                batch_size: Optional[int] = None, fusion_ffn: Optional[int] = None, seed: int = 0, split: str = "test",
                show_progress: bool = True, use_patches: bool = True) -> dict:
-    "Train (once; cached) the MAC method `name` (scaled as `MacConfig.scaled`) on `dataset`'s training images; score `split` in both worlds (`use_patches=False`: the patch-token ablation)."
+    "The MAC method `name` (scaled as `MacConfig.scaled`; `trained_mac_model`) scored on `split` in both worlds, cached (`use_patches=False`: the patch-token ablation)."
     config = replace(mac_config(name).scaled(epochs, lr_scale, batch_size, fusion_ffn), seed=seed, use_patches=use_patches)
     spaces = {world: label_space(dataset, world) for world in ("closed", "open")}
     cls, patches = image_tokens(vl_model, dataset)
     images = dataset.indices(split)
 
     def train_and_score(chunk):
-        model = build_model(config, vl_model, dataset.attributes, dataset.objects)
-        train_mac_model(model, training_data(dataset, cls, patches), show_progress)
+        model = trained_mac_model(config, vl_model, dataset, show_progress)
         chunk = torch.as_tensor(list(chunk))
         return torch.cat([score_pairs(model, cls[chunk], patches[chunk], spaces[w]) for w in ("closed", "open")], dim=1)
 
