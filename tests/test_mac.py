@@ -193,3 +193,35 @@ def test_paper_tables_are_data_with_one_accessor():
     assert drop.loc[c_branch, "top1_precision_obj"].min() == pytest.approx(0.21)
     assert drop.loc["MM-Encoder", "top1_precision"] == pytest.approx(1.44) and drop.loc["MM-Encoder", "top1_precision_attr"] == pytest.approx(0.97)
     assert list(n2.columns) == list(mac.PAPER_COLUMNS)
+
+
+def test_scoring_another_split_reuses_the_trained_model(monkeypatch, one_torch_thread):
+    """`run_method` on the training split after the test split trains nothing (`trained_mac_model` reads the cached
+    weights), and scores exactly what a model trained afresh scores; another seed trains."""
+    import vlconcepts.mac as mac
+    data, clip = mac.tiny_mac(60, seed=0, size=64), load_model("toyclip:default", device="cpu")
+    trainings, train = [], mac.train_mac_model
+    monkeypatch.setattr(mac, "train_mac_model", lambda *a, **k: trainings.append(1) or train(*a, **k))
+    options = dict(epochs=2, lr_scale=100.0, batch_size=8, fusion_ffn=32, show_progress=False)
+    mac.run_method("CoOp", clip, data, split="test", **options)
+    assert len(trainings) == 1
+    reused = mac.run_method("CoOp", clip, data, split="train", **options)
+    assert len(trainings) == 1
+    config = reused["config"]
+    fresh = mac.build_model(config, clip, data.attributes, data.objects)
+    train(fresh, mac.training_data(data, *mac.image_tokens(clip, data)), show_progress=False)
+    cls, patches = mac.image_tokens(clip, data)
+    images = torch.as_tensor(data.indices("train"))
+    assert torch.equal(reused["scores"]["closed"], mac.score_pairs(fresh, cls[images], patches[images], reused["spaces"]["closed"]))
+    mac.run_method("CoOp", clip, data, split="train", seed=1, **options)
+    assert len(trainings) == 2
+
+
+def test_mac_training_reuse_benchmark(benchmark_script, monkeypatch, capsys, one_torch_thread):
+    "benchmarks/mac_training_reuse.py prints all three timings and finds the reused and retrained scores identical."
+    script = benchmark_script("mac_training_reuse")
+    monkeypatch.setattr("sys.argv", ["mac_training_reuse.py", "--images", "60", "--epochs", "1", "--seeds", "0"])
+    script.main()
+    out = capsys.readouterr().out
+    assert "identical train-split scores: True" in out
+    assert "train-split runs training every model again (before)" in out and "test-split runs (Table 2, 4 trainings)" in out
