@@ -283,3 +283,17 @@ def test_worker_threads_benchmark_times_three_ways(benchmark_script):
     assert len(ways) == 3 and all(set(seconds) == {*quick, "wall"} for seconds in ways.values())
     assert all(0 < seconds["wall"] < 600 for seconds in ways.values())
     with pytest.raises(SystemExit, match="failed"): script.main(["--tests", "tests/test_sync.py::no_such_test", "--threads", "1"])
+
+
+def test_rebuild_profile_reads_py_spy_raw(benchmark_script, tmp_path):
+    "benchmarks/rebuild_profile.py: a library function counts once per stack (recursion too), per kernel process, in samples."
+    script = benchmark_script("rebuild_profile")
+    lib = "{} (/x/vlconcepts/{}:{})".format
+    raw = tmp_path / "rebuild.raw"
+    raw.write_text(f'process 1:"vlconcepts rebuild";process 2:"kernel";cell (<ipython>:1);{lib("train", "mac.py", 3)};{lib("train", "mac.py", 9)};backward (torch/autograd.py:5) 7\n'
+                   f'process 1:"vlconcepts rebuild";process 3:"kernel";cell (<ipython>:1);{lib("score", "mac.py", 4)};linear (torch/nn.py:2) 3\n'
+                   f'process 1:"vlconcepts rebuild";select (selectors.py:1) 2\n')
+    inclusive, by_process, leaves, processes = script.profile(str(raw))
+    assert inclusive == {"train (mac.py)": 7, "score (mac.py)": 3}
+    assert by_process["process 2"] == {"train (mac.py)": 7} and processes == {"process 2": 7, "process 3": 3, "process 1": 2}
+    assert leaves["backward (torch/autograd.py:5)"] == 7
