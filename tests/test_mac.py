@@ -207,10 +207,9 @@ def test_scoring_another_split_reuses_the_trained_model(monkeypatch, one_torch_t
     assert len(trainings) == 1
     reused = mac.run_method("CoOp", clip, data, split="train", **options)
     assert len(trainings) == 1
-    config = reused["config"]
-    fresh = mac.build_model(config, clip, data.attributes, data.objects)
-    train(fresh, mac.training_data(data, *mac.image_tokens(clip, data)), show_progress=False)
     cls, patches = mac.image_tokens(clip, data)
+    fresh = mac.build_model(reused["config"], clip, data.attributes, data.objects)
+    train(fresh, mac.training_data(data, cls, patches), show_progress=False)
     images = torch.as_tensor(data.indices("train"))
     assert torch.equal(reused["scores"]["closed"], mac.score_pairs(fresh, cls[images], patches[images], reused["spaces"]["closed"]))
     mac.run_method("CoOp", clip, data, split="train", seed=1, **options)
