@@ -31,6 +31,7 @@ import torch
 from _common import load, peak_rss_gb  # benchmarks/_common.py
 from vlconcepts.cache import clear
 from vlconcepts.core import scratch_folder
+from vlconcepts.mac import run_method, tiny_mac
 from vlconcepts.models import load_model
 
 METHODS = ["CLIP", "CoOp", "CSP", "Troika", "MM-Encoder"]
@@ -38,7 +39,6 @@ METHODS = ["CLIP", "CoOp", "CSP", "Troika", "MM-Encoder"]
 
 def timed_runs(split: str, clip, data, args) -> tuple[dict, float]:
     "Every method x seed scored on `split` (`mac.run_method`): {(method, seed): closed and open scores}, seconds."
-    from vlconcepts.mac import run_method
     start, runs = time.perf_counter(), {}
     for method in METHODS:
         for seed in args.seeds:
@@ -63,7 +63,6 @@ def main():
     print(load())
     reusing, retraining = scratch_folder(prefix="mac_reuse_"), scratch_folder(prefix="mac_retrain_")
     os.environ["VLCONCEPTS_CACHE"] = str(reusing)
-    from vlconcepts.mac import tiny_mac
     data, clip = tiny_mac(args.images, 0, 64), load_model("toyclip:default", device="cpu")
     _, test_seconds = timed_runs("test", clip, data, args)
     shutil.rmtree(retraining); shutil.copytree(reusing, retraining)
