@@ -31,6 +31,7 @@ def seed_spread(values) -> tuple[float, float, int]:
     "(mean, standard error, n) of the finite `values`; the error is NaN for fewer than two values."
     x = np.asarray(pd.Series(values, dtype=float).dropna(), dtype=float)
     if len(x) == 0: return (math.nan, math.nan, 0)
+    if (x == x[0]).all(): return (float(x[0]), 0.0 if len(x) > 1 else math.nan, len(x))   # equal seeds: no spread, exactly
     se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
     return (float(x.mean()), se, len(x))
 
