@@ -95,6 +95,11 @@ def test_bad_options():
         bias_sweep(FOUR, LABELS, SEEN, hm="mean")
     with pytest.raises(InputValidationError, match="protocol must be one of"):
         bias_sweep(FOUR, LABELS, SEEN, protocol="mac")
+    for n_biases in (0, -3, 2.5):
+        with pytest.raises(InputValidationError, match="n_biases must be a positive int"):
+            bias_sweep(FOUR, LABELS, SEEN, n_biases=n_biases)
+    with pytest.raises(InputValidationError, match="as booleans"):      # a 0/1 mask given as ints is not label indices
+        bias_sweep(FOUR, LABELS, np.array([1, 1, 0, 0]))
     with pytest.raises(InputValidationError, match="criterion must be one of"):
         choose_bias(FOUR, LABELS, SEEN, criterion="auc")
     with pytest.raises(InputValidationError, match="not in all_pairs"):

@@ -401,6 +401,10 @@ def score_candidates(model: LabelScorer, inputs, data: BindingTask, indices, bat
 
 def accuracy(scores: torch.Tensor, target: torch.Tensor) -> float:
     "Percentage of rows whose highest score is at `target` (ties go to the first candidate)."
+    if scores.ndim != 2 or target.shape != (len(scores),):
+        raise InputValidationError(f"accuracy: scores must be [n, candidates] with one target per row, got {tuple(scores.shape)} and {tuple(target.shape)}.")
+    if len(target) and (target.min() < 0 or target.max() >= scores.shape[1]):
+        raise InputValidationError(f"accuracy: targets must index the {scores.shape[1]} candidates, got {int(target.min())}..{int(target.max())}.")
     if len(scores) == 0: return float("nan")
     return 100.0 * float((scores.argmax(1) == target).float().mean())
 

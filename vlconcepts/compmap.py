@@ -213,6 +213,8 @@ def intervene(activations, truth, mode: str, l2_normalize: bool = False):
     is_numpy = isinstance(activations, np.ndarray)
     x, t = torch.as_tensor(np.asarray(activations)).float(), torch.as_tensor(np.asarray(truth))
     if x.shape != t.shape: raise InputValidationError(f"intervene: activations {tuple(x.shape)} and truth {tuple(t.shape)} differ in shape.")
+    if not ((t == 0) | (t == 1)).all():
+        raise InputValidationError(f"intervene: truth must be binary (0/1 per image and primitive), got values {torch.unique(t)[:5].tolist()}.")
     if mode == "full": out = t.float().clone()
     elif mode == "partial":
         out = F.normalize(x, dim=-1) if l2_normalize else x.clone()

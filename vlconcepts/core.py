@@ -162,9 +162,12 @@ def tables_dir() -> Path:
 
 # %% ../nbs/00_core.ipynb #5008be79
 def seed_everything(seed: int = 0) -> int:
-    "Seed Python's `random`, NumPy and torch (CPU and CUDA); returns the seed."
+    """Seed Python's `random`, NumPy and torch (CPU and CUDA); returns the seed. It must lie in [0, 2**32): NumPy takes
+    no other, and `PYTHONHASHSEED` (set here for child processes) outside it stops every later Python at start-up."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**32:
+        raise InputValidationError(f"seed must be an integer in [0, 2**32), got {seed!r}.")
     random.seed(seed)
-    np.random.seed(seed % 2**32)
+    np.random.seed(seed)
     torch.manual_seed(seed)
     if torch.cuda.is_available(): torch.cuda.manual_seed_all(seed)
     os.environ["PYTHONHASHSEED"] = str(seed)

@@ -88,6 +88,9 @@ def _label_vector_mask(mask, n_labels: int, name: str, device) -> torch.Tensor:
     if mask.ndim != 1 or mask.is_floating_point():
         raise InputValidationError(f"{name} must be a boolean mask [n_labels] or a 1-d list of label indices, got {mask.dtype} {tuple(mask.shape)}.")
     mask = mask.long()
+    if len(mask) == n_labels > 2 and set(mask.tolist()) <= {0, 1}:
+        raise InputValidationError(f"{name} holds only 0s and 1s, one per label: a 0/1 mask read as label indices would mark "
+                                   f"labels 0 and 1 only. Pass it as booleans (np.asarray({name}, dtype=bool)) or as indices.")
     if len(mask) and (mask.min() < 0 or mask.max() >= n_labels):
         raise InputValidationError(f"{name} indices must lie in [0, {n_labels}), got {int(mask.min())}..{int(mask.max())}.")
     return torch.zeros(n_labels, dtype=torch.bool, device=device).index_fill_(0, mask, True)
@@ -194,9 +197,18 @@ def _bias_list(gaps: torch.Tensor, n_biases: int = 20) -> torch.Tensor:
     return gaps[::max(len(gaps) // n_biases, 1)]
 
 # %% ../nbs/06_czsl.ipynb #adfdf385
+def _curve_points(seen_accs, unseen_accs, name: str) -> tuple[np.ndarray, np.ndarray]:
+    "The seen and unseen accuracies of one curve as float arrays; one point each, so their shapes must match."
+    s, u = np.asarray(seen_accs, dtype=float), np.asarray(unseen_accs, dtype=float)
+    if s.ndim != 1 or s.shape != u.shape:
+        raise InputValidationError(f"{name}: seen and unseen accuracies must be 1-d lists of one length (one pair per bias), "
+                                   f"got shapes {s.shape} and {u.shape}.")
+    return s, u
+
+
 def hm_curve(seen_accs, unseen_accs, hm: str = "harmonic") -> np.ndarray:
     "Per-point HM: `'harmonic'` (czsl, `scipy.stats.hmean`; 0 when either is 0) or `'geometric'` (√(s·u), CompMap Eq. 1)."
-    s, u = np.asarray(seen_accs, dtype=float), np.asarray(unseen_accs, dtype=float)
+    s, u = _curve_points(seen_accs, unseen_accs, "hm_curve")
     if hm == "geometric": return np.sqrt(s * u)
     if hm == "harmonic": return np.divide(2 * s * u, s + u, out=np.zeros_like(s), where=(s > 0) & (u > 0))
     raise InputValidationError(f"hm must be 'harmonic' (czsl) or 'geometric' (CompMap), got {hm!r}.")
@@ -204,7 +216,7 @@ def hm_curve(seen_accs, unseen_accs, hm: str = "harmonic") -> np.ndarray:
 
 def trapezoid_auc(seen_accs, unseen_accs) -> float:
     "Area under seen accuracy over unseen accuracy, trapezoids in list order (`np.trapz(seen, unseen)`)."
-    s, u = np.asarray(seen_accs, dtype=float), np.asarray(unseen_accs, dtype=float)
+    s, u = _curve_points(seen_accs, unseen_accs, "trapezoid_auc")
     return float(np.sum((u[1:] - u[:-1]) * (s[1:] + s[:-1]) / 2))
 
 # %% ../nbs/06_czsl.ipynb #b17f3a44
@@ -318,6 +330,8 @@ def bias_sweeps(scores, labels, seen, *, topks: Sequence[int] = (1, 2, 3), label
     if not topks: raise InputValidationError("topks is empty; pass e.g. topks=(1, 2, 3).")
     bad = [k for k in topks if not isinstance(k, (int, np.integer)) or k < 1]
     if bad: raise InputValidationError(f"every topk must be a positive int, got {bad}.")
+    if not isinstance(n_biases, (int, np.integer)) or n_biases < 1:
+        raise InputValidationError(f"n_biases must be a positive int (czsl and the papers use 20), got {n_biases!r}.")
     scores_, labels_, seen_, mask = _check_sweep_args(scores, labels, seen, max(topks), label_mask, protocol)
     hm_curve([0.0], [0.0], hm)                       # check `hm` before the pass
     sm = _ranking_summary(scores_, labels_, mask, seen_, max(topks), chunk_size)

@@ -35,13 +35,14 @@ from .toyclip import sha256_of
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'PROBE_SPECIAL_TOKENS', 'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC',
-           'PATTERN_GROUPS', 'ERROR_KINDS', 'normalize_caption', 'exact_match', 'same_words', 'is_word_order_error',
-           'shuffled_percent', 'bleu4', 'ProbeConfig', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer',
-           'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches',
-           'fit', 'held_out_captions', 'remove_held_out', 'check_held_out', 'probe_training_captions',
-           'validation_split', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe',
-           'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds']
+__all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'POSITIVE_PROBE_FIELDS', 'PROBE_SPECIAL_TOKENS',
+           'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC', 'PATTERN_GROUPS', 'ERROR_KINDS', 'normalize_caption', 'exact_match',
+           'same_words', 'is_word_order_error', 'shuffled_percent', 'bleu4', 'ProbeConfig', 'check_probe_config',
+           'probe_config', 'probe_vocabulary', 'train_probe_tokenizer', 'probe_tokenizer', 'probe_t5',
+           'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches', 'fit', 'held_out_captions',
+           'remove_held_out', 'check_held_out', 'probe_training_captions', 'validation_split', 'TrainedProbe',
+           'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe', 'usable_encoders', 'probe_predictions',
+           'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -134,18 +135,36 @@ SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, b
                                  d_model=32, d_ff=64, n_layers=1, n_heads=2, checkpoint_every=4, num_beams=2, max_length=16)
 
 # %% ../nbs/41_probes.ipynb #54d93f54
+POSITIVE_PROBE_FIELDS = ("vocab_size", "d_model", "d_ff", "n_layers", "n_heads", "steps", "batch_size",
+                         "gradient_accumulation_steps", "max_length", "checkpoint_every", "num_beams", "autoencoder_steps")
+
+
+def check_probe_config(config: ProbeConfig) -> ProbeConfig:
+    "`config` if its sizes are positive, its counts, seeds and warm-up not negative, its fractions in range; else a clear error."
+    bad = [f"{k}={getattr(config, k)!r} (must be ≥ 1)" for k in POSITIVE_PROBE_FIELDS if getattr(config, k) < 1]
+    bad += [f"{k}={getattr(config, k)!r} (must be ≥ 0)" for k in ("n_captions", "warmup", "corpus_seed", "compprompts_seed", "seed")
+            if getattr(config, k) < 0]
+    if not 0 < config.validation_fraction < 1: bad.append(f"validation_fraction={config.validation_fraction!r} (must lie in (0, 1))")
+    if not config.lr > 0: bad.append(f"lr={config.lr!r} (must be > 0)")
+    if bad: raise InputValidationError(f"ProbeConfig: {'; '.join(bad)}.")
+    return config
+
+
 def probe_config(profile: str = "tiny", overrides: dict | Sequence[str] = ()) -> ProbeConfig:
     "The profile's config ('tiny', 'paper' or 'smoke') with `overrides` ({field: value} or 'field=value' strings, typed like the field)."
     configs = {"tiny": ProbeConfig(), "paper": PAPER_PROBE_CONFIG, "smoke": SMOKE_PROBE_CONFIG}
     if profile not in configs: raise InputValidationError(f"profile must be one of {sorted(configs)}; got {profile!r}.")
     config, types = configs[profile], {f.name: type(getattr(ProbeConfig(), f.name)) for f in fields(ProbeConfig)}
+    bare = [o for o in ([] if isinstance(overrides, dict) else overrides) if "=" not in str(o)]
+    if bare: raise InputValidationError(f"overrides are FIELD=VALUE; got {bare} (e.g. steps=400).")
     pairs = overrides.items() if isinstance(overrides, dict) else [str(o).partition("=")[::2] for o in overrides]
     for key, value in pairs:
         if key not in types: raise InputValidationError(f"unknown ProbeConfig field {key!r}; choose from {sorted(types)}.")
         if isinstance(value, str) and types[key] is not str:
-            value = value.lower() in ("1", "true", "yes") if types[key] is bool else types[key](value)
+            try: value = value.lower() in ("1", "true", "yes") if types[key] is bool else types[key](value)
+            except ValueError: raise InputValidationError(f"{key}={value!r}: not a {types[key].__name__}.") from None
         config = replace(config, **{key: value})
-    return config
+    return check_probe_config(config)
 
 # %% ../nbs/41_probes.ipynb #6a6c6b11
 PROBE_SPECIAL_TOKENS = ("<pad>", "</s>", "<unk>")   # T5's ids 0, 1, 2
@@ -456,6 +475,7 @@ def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: Pr
     "Train `model(inputs[i], labels[i]) -> loss` (mean over labels != -100) for `steps` (default `config.steps`) global batches, resuming from `run_dir`; with `validation=(inputs, labels)`, return the lowest-validation-loss weights."
     from torch.utils.data import DataLoader, TensorDataset
     steps = config.steps if steps is None else steps
+    check_probe_config(replace(config, steps=steps))
     if len(inputs) != len(labels): raise InputValidationError(f"{len(inputs)} inputs for {len(labels)} label rows.")
     if validation is not None and (len(validation) != 2 or len(validation[0]) != len(validation[1]) or not len(validation[1])):
         raise InputValidationError("validation must be (inputs, labels) with the same, non-zero number of rows.")
