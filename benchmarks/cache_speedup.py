@@ -1,6 +1,6 @@
 """Feature-cache speed-up: first (cold) vs second (cached) extraction of image features.
 
-Encodes a few hundred random images with `load_model("openclip:ViT-B-32")` (random init, no
+Encodes a few hundred random images with `load_model("openclip:ViT-B-32@random")` (random init, no
 download) through `vlconcepts.cache.cached_image_features`, twice, into a fresh cache folder,
 and prints both wall times and the speed-up. The second run still fingerprints the images
 (hashes every pixel) and reads the result from disk; that time is printed separately.
@@ -59,7 +59,7 @@ def verify_cost(n_rows: int, repeats: int = 7) -> tuple[float, float]:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spec", default="openclip:ViT-B-32", help="model spec (random init unless it names weights)")
+    parser.add_argument("--spec", default="openclip:ViT-B-32@random", help="model spec (random init unless it names weights)")
     parser.add_argument("--n-images", type=int, default=256, help="number of random 224x224 images")
     parser.add_argument("--batch-size", type=int, default=32, help="images per forward pass")
     parser.add_argument("--chunk-size", type=int, default=64, help="images per cache chunk file")

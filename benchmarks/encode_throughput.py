@@ -33,7 +33,7 @@ def images_per_second(spec: str, device: str, batch_size: int, batches: int) -> 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spec", default="openclip:ViT-B-32")
+    parser.add_argument("--spec", default="openclip:ViT-B-32@random")
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--batches", type=int, default=5, help="timed batches per device")
     args = parser.parse_args()

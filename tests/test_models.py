@@ -16,7 +16,7 @@ def tiny_spec(tmp_path_factory):
 
 def test_vit_b_32_random_init_encodes_images_and_texts():
     torch.set_num_threads(1)
-    model = load_model("openclip:ViT-B-32", device="cpu")
+    model = load_model("openclip:ViT-B-32@random", device="cpu")
     assert (model.kind, model.embed_dim) == ("dual", 512) and model.preprocess_cfg["size"] in (224, (224, 224))
     images = torch.rand(2, 3, 64, 80, generator=torch.Generator().manual_seed(0))  # resized/cropped to 224 by the model
     image_features = model.encode_images(images, batch_size=2)
@@ -99,7 +99,7 @@ def test_config_file_registration_by_stem(tmp_path):
     path = tmp_path / "my-tiny-clip.json"
     path.write_text(json.dumps(dict(tiny_test_config("openclip"), embed_dim=24)))
     assert register_openclip_config(path) == "my-tiny-clip"
-    assert load_model("openclip:my-tiny-clip", device="cpu").embed_dim == 24
+    assert load_model("openclip:my-tiny-clip@random", device="cpu").embed_dim == 24
 
 
 def test_bad_image_and_text_inputs(tiny_spec):

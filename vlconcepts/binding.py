@@ -371,7 +371,7 @@ def standin_clip(width: int = 768, device="cpu"):
     name = register_openclip_config({"embed_dim": width, "vision_cfg": {"image_size": 32, "layers": 1, "width": 64, "head_width": 32, "patch_size": 16},
                                      "text_cfg": {"context_length": 16, "vocab_size": 49408, "width": width, "heads": 8, "layers": 1}},
                                     f"binding-standin-{width}")
-    return load_model(f"openclip:{name}", device)
+    return load_model(f"openclip:{name}@random", device)
 
 # %% ../nbs/20_binding.ipynb #9c6ba368
 PAPER_HPARAMS = {  # appendix A (CLIP-FT's eps from the release, spec §3.1)

@@ -292,7 +292,7 @@ def load_registries() -> dict[str, str]:
     return failed
 
 
-OFFLINE_SPECS = ("toyclip:default", "sbert:packaged-minilm", "openclip:ViT-B-32")
+OFFLINE_SPECS = ("toyclip:default", "sbert:packaged-minilm", "openclip:ViT-B-32@random")
 PAPER_SPECS = ("openclip:ViT-B-32@openai", "openclip:ViT-L-14@openai")
 
 

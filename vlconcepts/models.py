@@ -67,10 +67,10 @@ def _spec_help() -> str:
 def parse_spec(spec: str) -> tuple[str, str]:
     "Split `'prefix:rest'` into `(prefix, rest)`; raise `ModelSpecError` for anything else."
     if not isinstance(spec, str):
-        raise ModelSpecError(f"A model spec is a string like 'openclip:ViT-B-32', got {type(spec).__name__}. {_spec_help()}")
+        raise ModelSpecError(f"A model spec is a string like 'openclip:ViT-B-32@openai', got {type(spec).__name__}. {_spec_help()}")
     prefix, sep, rest = spec.strip().partition(":")
     if not sep or not prefix.strip() or not rest.strip():
-        raise ModelSpecError(f"Malformed model spec {spec!r}: expected 'prefix:rest', e.g. 'openclip:ViT-B-32'. {_spec_help()}")
+        raise ModelSpecError(f"Malformed model spec {spec!r}: expected 'prefix:rest', e.g. 'openclip:ViT-B-32@openai'. {_spec_help()}")
     return prefix.strip(), rest.strip()
 
 # %% ../nbs/01_models.ipynb #00ed791e
@@ -516,10 +516,14 @@ def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: i
 
 @register_backend("openclip")
 def load_openclip(rest: str, device) -> OpenCLIPModel:
-    "`openclip:<arch>[@<pretrained tag, checkpoint path or random>]` → `OpenCLIPModel` (no tag or `@random`: random init)."
+    "`openclip:<arch>@<pretrained tag, checkpoint path or random>` → `OpenCLIPModel` (`@random`: seeded random init)."
     import open_clip
     arch, _, weights = rest.partition("@")
-    arch, weights = arch.strip(), weights.strip() or None
+    arch, weights = arch.strip(), weights.strip()
+    if not weights:                                    # a bare arch used to mean random weights: easy to take for CLIP's
+        raise ModelSpecError(f"'openclip:{rest}' names no weights. Add '@openai' (or another pretrained tag of {arch}) for "
+                             f"trained weights, '@/path/to/checkpoint.pt' for a local file, or '@random' for the architecture "
+                             f"with random weights.")
     if weights == "random": weights = None             # the dry profile's form: the architecture, no weights
     clip = create_openclip(arch, weights, device=device)
     return OpenCLIPModel(clip, open_clip.get_tokenizer(arch), f"openclip:{rest}", device)
