@@ -38,7 +38,7 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', '
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
 BACKEND_MODULES = {"toyclip": "vlconcepts.toyclip", "toyitm": "vlconcepts.toyitm"}  # prefix -> module that registers it, imported on first use
-SPEC_EXAMPLES = ("openclip:ViT-B-32", "openclip:ViT-B-32@openai", "openclip:ViT-B-32@/path/to/checkpoint.pt",
+SPEC_EXAMPLES = ("openclip:ViT-B-32@random", "openclip:ViT-B-32@openai", "openclip:ViT-B-32@/path/to/checkpoint.pt",
                  "hf-clip:openai/clip-vit-base-patch32", "hf-vilt:dandelin/vilt-b32-finetuned-coco",
                  "hf-blip-itm:Salesforce/blip-itm-base-coco", "sbert:packaged-minilm", "toyclip:default")
 
