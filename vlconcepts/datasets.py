@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -23,11 +25,11 @@ from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
 # %% auto #0
-__all__ = ['DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'DatasetEntry', 'register_dataset', 'checked_exporter',
-           'registered_datasets', 'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset',
-           'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
-           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene',
-           'verify_against_scenes']
+__all__ = ['STAGING_PREFIX', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'DatasetEntry', 'register_dataset',
+           'staged_export', 'checked_exporter', 'registered_datasets', 'dataset_entry', 'world_exporters',
+           'require_path', 'dataset_table', 'ImageDataset', 'format_error', 'read_lines', 'write_lines', 'write_json',
+           'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera',
+           'close_up_scene', 'verify_against_scenes']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -77,6 +79,45 @@ def register_dataset(entry: DatasetEntry) -> DatasetEntry:
     _DATASETS[entry.name] = entry
     return entry
 
+# %% ../nbs/04_datasets.ipynb #8631dc29
+STAGING_PREFIX = ".export-staging-"   # a staging folder inside an export's `out`: `.export-staging-<pid>`
+
+
+def _process_alive(pid: int) -> bool:
+    "Whether process `pid` runs (signal 0 checks without sending)."
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True
+    return True
+
+
+@contextmanager
+def staged_export(out: Path):
+    "A fresh staging folder inside `out`; on a clean exit its entries replace those of the same names in `out`."
+    for stale in out.glob(f"{STAGING_PREFIX}*"):       # left by a killed export (its process is gone)
+        pid = stale.name[len(STAGING_PREFIX):].split("-")[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)): shutil.rmtree(stale, ignore_errors=True)
+    staging = out / f"{STAGING_PREFIX}{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True); staging.mkdir()
+    try: yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True); raise
+    for entry in sorted(staging.iterdir()):
+        target, old = out / entry.name, staging.with_name(f"{staging.name}-old-{entry.name}")
+        if target.exists(): target.rename(old)
+        entry.rename(target)
+        if old.is_dir(): shutil.rmtree(old)
+        elif old.exists(): old.unlink()
+    staging.rmdir()
+
+
+def _relocated(value, staging: Path, out: Path):
+    "`value` (a path, or paths in tuples, lists and dicts) with `staging` replaced by `out`."
+    if isinstance(value, (str, Path)) and Path(value).is_relative_to(staging): return out / Path(value).relative_to(staging)
+    if isinstance(value, (tuple, list)): return type(value)(_relocated(v, staging, out) for v in value)
+    if isinstance(value, dict): return {k: _relocated(v, staging, out) for k, v in value.items()}
+    return value
+
 # %% ../nbs/04_datasets.ipynb #3e56c80b
 def _positive_or_none(name: str, value, exporter: str):
     "`value` if it is None or a whole number ≥ 1, else an `InputValidationError` naming argument and exporter."
@@ -101,8 +142,16 @@ def _writable_folder(out, exporter: str) -> Path:
     return out
 
 
+def _seed_or_error(value, exporter: str):
+    "`value` if it is a whole number in [0, 2**32) (NumPy's seeds), else an `InputValidationError`."
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**32:
+        raise InputValidationError(f"{exporter}: seed must be a whole number in [0, 2**32), got {value!r}.")
+    return value
+
+
 def checked_exporter(exporter: Callable) -> Callable:
-    "`exporter(out, n=None, seed=0, size=None, ...)` that first checks n ≥ 1, size ≥ 1 and that `out` is writable."
+    """`exporter(out, n=None, seed=0, size=None, ...)` that first checks n ≥ 1, size ≥ 1, the seed and that `out` is
+    writable, then writes the export in a staging folder and moves it into `out` only when it is complete (`staged_export`)."""
     import functools, inspect
     if getattr(exporter, "checks_arguments", False): return exporter
     signature, name = inspect.signature(exporter), getattr(exporter, "__name__", None) or getattr(exporter.func, "__name__", "exporter")
@@ -110,8 +159,10 @@ def checked_exporter(exporter: Callable) -> Callable:
     def checked(*args, **kwargs):
         arguments = signature.bind(*args, **kwargs).arguments
         for argument in ("n", "size"): _positive_or_none(argument, arguments.get(argument), name)
-        _writable_folder(arguments["out"], name)
-        return exporter(*args, **kwargs)
+        if "seed" in arguments: _seed_or_error(arguments["seed"], name)
+        out = _writable_folder(arguments["out"], name)
+        with staged_export(out) as staging: result = exporter(**{**arguments, "out": staging})
+        return _relocated(result, staging, out)
     checked.checks_arguments = True
     return checked
 
