@@ -473,25 +473,29 @@ def report_overrides(pairs: Sequence[str]) -> dict:
 # %% ../nbs/90_cli.ipynb #9258bc9a
 def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto", out: Optional[Path] = None,
                overrides: Sequence[str] = (), runs_dir: Optional[Path] = None, echo=print) -> dict[str, Path]:
-    "Execute the report template on `specs` for `profile`; write <out>/<name>.md, .png and .html (default out: reports/)."
+    """Execute the report template on `specs` for `profile`; write <out>/<name>.md, .png and .html (default out: reports/)
+    and the executed notebook to `runs_dir` (default: runs/reports/ of the checkout for the default `out`, else `out`)."""
     import papermill
     from nbconvert import HTMLExporter
     from vlconcepts.report import report_name, report_settings
     template = experiments_dir() / "70_report.ipynb"
     root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
+    runs_dir = Path(runs_dir or (root / "runs" / "reports" if out is None else out))
     out = Path(out or root / "reports").resolve()
+    from vlconcepts.models import _backend, parse_spec
+    for spec in specs: _backend(parse_spec(spec)[0])    # a misspelt prefix fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)
     settings = {**parameters.get("settings", {}), **report_overrides(overrides)}
     report_settings(settings, device)          # an unknown setting fails here, before any kernel starts
     pick_device(device)
     parameters.update(specs=list(specs), out=str(out), name=name, settings=settings)
-    runs_dir = Path(runs_dir or root / "runs" / "reports")
     runs_dir.mkdir(parents=True, exist_ok=True)
     executed, staging = runs_dir / f"{name}.ipynb", Path(tempfile.mkdtemp(prefix="report.", dir=runs_dir))
+    running = staging / executed.name       # this run's own copy: two reports of one model never write the same file
     previous, start = {k: os.environ.get(k) for k in ("VLCONCEPTS_OUTPUT", "VLCONCEPTS_PROFILE")}, time.time()
     os.environ.update(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # figures/ and tables/ copies are thrown away
     try:
-        papermill.execute_notebook(str(template), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
+        papermill.execute_notebook(str(template), str(running), parameters=parameters, kernel_name=KERNEL_NAME,
                                    cwd=str(template.parent), progress_bar=False)
     except Exception as e:
         raise VLConceptsError(f"the report on {list(specs)} failed: {type(e).__name__}: "
@@ -500,6 +504,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
         for key, value in previous.items():
             if value is None: os.environ.pop(key, None)
             else: os.environ[key] = value
+        if running.exists(): os.replace(running, executed)
         shutil.rmtree(staging, ignore_errors=True)
     (out / f"{name}.html").write_text(HTMLExporter().from_filename(str(executed))[0])
     files = {"page": out / f"{name}.md", "figure": out / f"{name}.png", "html": out / f"{name}.html", "notebook": executed}

@@ -150,7 +150,11 @@ def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> R
     known = {f.name for f in fields(ReportSettings)}
     unknown = sorted(set(overrides or {}) - known)
     if unknown: raise InputValidationError(f"Unknown report setting(s) {unknown}; known: {sorted(known)}.")
-    typed = {k: tuple(v) if isinstance(v, list) else v for k, v in (overrides or {}).items()}
+    typed, defaults = {k: tuple(v) if isinstance(v, list) else v for k, v in (overrides or {}).items()}, ReportSettings()
+    for kind, accepted in ((tuple, tuple), (dict, dict), (bool, bool), (int, int), (float, (int, float)), (str, str)):
+        wrong = [f"{k}={v!r} (wants a {kind.__name__})" for k, v in typed.items() if isinstance(getattr(defaults, k), kind)
+                 and (not isinstance(v, accepted) or (kind is not bool and isinstance(v, bool)))]
+        if wrong: raise InputValidationError(f"Report setting(s) of the wrong type: {'; '.join(wrong)}.")
     return replace(ReportSettings(device=device), **typed)
 
 # %% ../nbs/70_report.ipynb #a4dea0da
