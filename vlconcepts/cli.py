@@ -29,12 +29,12 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
-           'PAPER_DATASETS', 'PACKAGED_SPECS', 'experiments_dir', 'experiment_notebooks', 'parameters_cells',
-           'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult',
-           'run_experiment', 'kernel_threads', 'default_jobs', 'format_summary', 'rebuild', 'rebuild_prerequisites',
-           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'offline_setting', 'spec_status',
-           'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides', 'run_report',
-           'add_report_parser', 'launch', 'build_parser', 'main']
+           'PAPER_DATASETS', 'PACKAGED_SPECS', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches',
+           'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
+           'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'format_summary', 'rebuild',
+           'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'offline_setting',
+           'spec_status', 'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides',
+           'run_report', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -52,10 +52,17 @@ def experiments_dir(root: Optional[Path] = None) -> Path:
 
 def experiment_notebooks(folder: Path, only: Optional[str] = None) -> list[Path]:
     "The experiment notebooks in `folder` in reading order, optionally filtered by a glob on the file name or stem."
+    if not Path(folder).is_dir(): raise VLConceptsError(f"The notebooks folder {folder} does not exist (--notebooks).")
     notebooks = sorted(p for p in Path(folder).glob("*.ipynb") if not p.name.startswith("."))
     if only:
         notebooks = [p for p in notebooks if fnmatch.fnmatch(p.name, only) or fnmatch.fnmatch(p.stem, only)]
     return notebooks
+
+
+def no_notebook_matches(folder: Path, only: Optional[str]) -> VLConceptsError:
+    "The error for an `--only` glob that matches no notebook in `folder` (with a hint when it has no wildcard)."
+    hint = f" (a glob on the file name: e.g. '*{only}*')" if only and not any(c in only for c in "*?[") else ""
+    return VLConceptsError(f"No experiment notebook in {folder} matches {only!r}{hint}.")
 
 # %% ../nbs/90_cli.ipynb #abdedb96
 def parameters_cells(notebook: Path) -> list[int]:
@@ -220,7 +227,7 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     pick_device(device)          # `--device cuda` without a GPU fails here, once, before any kernel starts
     notebooks = experiment_notebooks(folder, only)
     if not notebooks:
-        raise VLConceptsError(f"No experiment notebook in {folder} matches {only!r}.")
+        raise no_notebook_matches(folder, only)
     root = repo_root(folder) or Path.cwd()
     destination = Path(publish_to) if publish_to else output_root(profile, root)  # tiny: figures/, else results/<profile>/
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
@@ -589,7 +596,7 @@ def _rebuild_command(args) -> int:
     folder = args.notebooks or experiments_dir()
     if args.list:
         notebooks = experiment_notebooks(folder, args.only)
-        if not notebooks: raise VLConceptsError(f"No experiment notebook in {folder} matches {args.only!r}.")
+        if not notebooks: raise no_notebook_matches(folder, args.only)
         for notebook in notebooks: print(notebook.name)
         return 0
     jobs = default_jobs(args.profile) if args.jobs is None else args.jobs
@@ -612,7 +619,9 @@ def _cache_command(args) -> int:
     removed = [e for e in before if e["path"] not in left]
     # format_entries' last line counts the entries and their size in readable units ("3 entries, 12.0 KiB")
     print(f"removed {cache.format_entries(removed).splitlines()[-1]} from {cache_dir()}" if removed
-          else f"nothing to remove: no cache entry in {cache_dir()} matches")
+          else f"nothing to remove: no cache entry in {cache_dir()} matches"
+               + (f" (patterns are globs, e.g. --spec 'toyclip*'; specs here: {', '.join(sorted({e['spec'] for e in before}))})"
+                  if before else ""))
     return 0
 
 
@@ -636,7 +645,7 @@ def _run_command(args) -> int:
 
 # %% ../nbs/90_cli.ipynb #3eb55e24
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    "Entry point of the `vlconcepts` console script (and of `python -m vlconcepts` / `python -m vlconcepts.cli`)."
+    "Entry point of the `vlconcepts` console script (and of `python -m vlconcepts.cli`)."
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["launch"]: return launch(argv[1:])   # accelerate's options, not ours: passed on unparsed
     args = build_parser().parse_args(argv)

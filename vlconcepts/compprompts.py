@@ -359,7 +359,8 @@ def _cell_stream(cell: Cell, rng: np.random.Generator, excluded: frozenset = fro
 # %% ../nbs/40_compprompts.ipynb #eb94ab6d
 def _select_cells(cells: Iterable[str] | None) -> tuple[Cell, ...]:
     if cells is None: return CELLS
-    cells = list(cells)
+    cells = [cells] if isinstance(cells, str) else list(cells)      # one cell name, or several
+    if not cells: raise InputValidationError(f"cells is empty; name at least one of {list(CELL_BY_NAME)} (or None for all).")
     unknown = [c for c in cells if c not in CELL_BY_NAME]
     if unknown: raise InputValidationError(f"unknown CompPrompts cell(s) {unknown}; the cells are {list(CELL_BY_NAME)}.")
     return tuple(CELL_BY_NAME[c] for c in cells)

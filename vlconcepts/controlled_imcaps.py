@@ -55,6 +55,8 @@ def score_frame(sim, types: Sequence[str], model: str) -> pd.DataFrame:
 def bootstrap_interval(values, n_boot: int = 1000, level: float = 0.95, seed: int = 0) -> tuple[float, float]:
     "Percentile-bootstrap interval of the mean of `values` (resampled with replacement `n_boot` times)."
     values = np.asarray(values, dtype=float)
+    if not 0 < level < 1: raise InputValidationError(f"level is a fraction in (0, 1), e.g. 0.95; got {level!r}.")
+    if n_boot < 1: raise InputValidationError(f"n_boot must be at least 1 (e.g. 1000); got {n_boot!r}.")
     if values.size == 0: return (float("nan"), float("nan"))
     rng = np.random.default_rng(seed)
     means = values[rng.integers(0, values.size, (n_boot, values.size))].mean(axis=1)

@@ -191,8 +191,15 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
         return torch.device("cpu")
     if device.startswith("cuda") and not torch.cuda.is_available():
         raise VLConceptsError(f"Device '{device}' was requested but CUDA is not available here; use device='auto' or 'cpu'.")
-    try: return torch.device(device)
+    try: resolved = torch.device(device)
     except RuntimeError as e: raise VLConceptsError(f"Unknown device '{device}': use 'auto', 'cpu', 'cuda' or 'cuda:N'.") from e
+    if resolved.type == "cpu" and resolved.index not in (None, 0):
+        raise VLConceptsError(f"Device '{device}': the CPU has no index here; use 'cpu'.")
+    if resolved.type == "cuda" and resolved.index is not None and resolved.index >= torch.cuda.device_count():
+        raise VLConceptsError(f"Device '{device}': this machine has {torch.cuda.device_count()} CUDA device(s) (cuda:0 …).")
+    if resolved.type == "mps" and not (getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()):
+        raise VLConceptsError(f"Device '{device}' was requested but MPS is not available here; use device='auto' or 'cpu'.")
+    return resolved
 
 # %% ../nbs/00_core.ipynb #af7c4c99
 def progress(iterable: Iterable | None = None, desc: str | None = None, total: int | None = None, **kwargs):

@@ -495,7 +495,7 @@ def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: i
     _ensure_openclip_arch(arch)
     path = Path(weights).expanduser() if weights and _looks_like_path(weights) else None
     if path is not None and not path.is_file():
-        raise ModelSpecError(f"Checkpoint file not found: {path} (from spec 'openclip:{arch}@{weights}'). "
+        raise ModelSpecError(f"Checkpoint file not found: {path.resolve()} (from spec 'openclip:{arch}@{weights}'). "
                              "Give the path of a .pt/.bin/.safetensors file, or one of open_clip's pretrained tags.")
     if weights and path is None:
         tags = open_clip.list_pretrained_tags_by_model(arch)
@@ -652,7 +652,7 @@ def _hf_source(rest: str) -> str:
     if rest.startswith(("/", "./", "../", "~", ".\\")) or Path(rest).expanduser().exists():  # hub ids are 'org/name'
         path = Path(rest).expanduser()
         if not path.is_dir():
-            raise ModelSpecError(f"Model directory not found: {path}. Save one with model.save_pretrained(dir) and "
+            raise ModelSpecError(f"Model directory not found: {path.resolve()}. Save one with model.save_pretrained(dir) and "
                                  "processor.save_pretrained(dir), or give a hub id.")
         return str(path)
     return rest
@@ -877,7 +877,10 @@ def load_sbert(rest: str, device) -> SentenceEncoderModel:
     source = str(packaged_minilm_dir()) if rest == "packaged-minilm" else _hf_source(rest)
     try: encoder = SentenceTransformer(source, device=str(device))
     except Exception as e:
-        raise ModelSpecError(f"Cannot load sentence-transformers model {source!r}: {type(e).__name__}: {str(e)[:300]}") from e
+        offline = f" ({' and '.join(_offline_settings())} forbids downloads)" if _offline_settings() else ""
+        raise ModelSpecError(f"Cannot load sentence-transformers model {source!r}{offline}: {type(e).__name__}: {str(e)[:300]}. "
+                             "'sbert:packaged-minilm' is the encoder shipped offline; a hub id must be in the Hugging Face cache "
+                             "(or downloadable), a directory must hold a saved SentenceTransformer.") from e
     return SentenceEncoderModel(encoder, f"sbert:{rest}", device)
 
 # %% ../nbs/01_models.ipynb #7eddbdac

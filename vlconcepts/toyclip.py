@@ -411,7 +411,9 @@ def read_checkpoint(path: str | Path, formats: Sequence[str] = (CHECKPOINT_FORMA
                     hint: str = "for a plain open_clip state dict use the spec 'openclip:<arch>@<path>'.") -> dict:
     "Load a `model_name` checkpoint or release (`weights_only`) whose 'format' is one of `formats`; clear errors (ending in `hint`) otherwise."
     path = Path(path).expanduser()
-    if not path.is_file(): raise ModelSpecError(f"{model_name} checkpoint not found: {path}.")
+    if not path.is_file():
+        raise ModelSpecError(f"{model_name} checkpoint not found: {path.resolve()}. '{model_name.lower()}:default' loads the shipped "
+                             f"release; '{model_name.lower()}:/path/to/checkpoint.pt' a checkpoint file.")
     try: state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:
         raise ModelSpecError(f"{model_name} checkpoint {path} could not be read ({type(e).__name__}: {str(e)[:300]}); "
@@ -953,7 +955,9 @@ def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_
     """`read(path)` after checking the file's SHA-256 against `sha256`, else the release manifest `<path>.json` or the
     `<path>.sha256` every saved checkpoint has beside it; a file with none of these loads with a warning."""
     path = Path(path).expanduser()
-    if not path.is_file(): raise ModelSpecError(f"{model_name} checkpoint not found: {path}.")
+    if not path.is_file():
+        raise ModelSpecError(f"{model_name} checkpoint not found: {path.resolve()}. '{model_name.lower()}:default' loads the shipped "
+                             f"release; '{model_name.lower()}:/path/to/checkpoint.pt' a checkpoint file.")
     manifest, sidecar = path.with_suffix(".json"), sha256_sidecar(path)
     if sha256 is None and manifest.is_file():
         try: sha256 = json.loads(manifest.read_text()).get("sha256")
