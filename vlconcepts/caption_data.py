@@ -322,7 +322,7 @@ def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, siz
             clevr_scenes.append(scene_to_clevr(scene, len(clevr_scenes), name, "controlled-imcaps", size))
         records.append({"id": index, "type": pair.kind, "image_0": names[0], "image_1": names[1],
                         "caption_0": pair.captions[0], "caption_1": pair.captions[1], "words": list(pair.words)})
-    info = {"description": "ControlledImCaps-like pairs rendered by vlconcepts.worlds: caption_i is true of image_i only",
+    info = {"description": "ControlledImCaps-like pairs rendered by vlconcepts.render: caption_i is true of image_i only",
             "types": list(types), "seed": seed, "image_size": size}
     with atomic_write(out / "scenes.json", "w") as f: json.dump({"info": info, "scenes": clevr_scenes}, f)
     with atomic_write(out / "pairs.json", "w") as f: json.dump({"info": info, "pairs": records}, f, indent=1)

@@ -489,8 +489,8 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
     runs_dir = Path(runs_dir or (root / "runs" / "reports" if out is None else out))
     out = Path(out or root / "reports").resolve()
-    from vlconcepts.models import _backend, parse_spec
-    for spec in specs: _backend(parse_spec(spec)[0])    # a misspelt prefix fails here, before any kernel starts
+    from vlconcepts.models import spec_backend
+    for spec in specs: spec_backend(spec)               # a misspelt prefix fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)
     settings = {**parameters.get("settings", {}), **report_overrides(overrides)}
     report_settings(settings, device)          # an unknown setting fails here, before any kernel starts
@@ -617,11 +617,9 @@ def _cache_command(args) -> int:
     cache.clear(spec_pattern=args.spec, what_pattern=args.what)
     left = {e["path"] for e in cache.list_entries()}
     removed = [e for e in before if e["path"] not in left]
-    # format_entries' last line counts the entries and their size in readable units ("3 entries, 12.0 KiB")
-    print(f"removed {cache.format_entries(removed).splitlines()[-1]} from {cache_dir()}" if removed
-          else f"nothing to remove: no cache entry in {cache_dir()} matches"
-               + (f" (patterns are globs, e.g. --spec 'toyclip*'; specs here: {', '.join(sorted({e['spec'] for e in before}))})"
-                  if before else ""))
+    hint = f" (patterns are globs, e.g. --spec 'toyclip*'; specs here: {', '.join(sorted({e['spec'] for e in before}))})" if before else ""
+    print(f"removed {cache.format_entries(removed).splitlines()[-1]} from {cache_dir()}" if removed   # "3 entries, 12.0 KiB"
+          else f"nothing to remove: no cache entry in {cache_dir()} matches{hint}")
     return 0
 
 

@@ -137,7 +137,7 @@ DSPRITES_SPEC = FactorConceptSpec(
     "dSprites", ("shape", "scale", "orientation", "posX", "posY"), (3, 6, 40, 32, 32),
     (tuple(range(3)), (0, 2, 4), tuple(range(0, 40, 4)), tuple(range(0, 32, 2)), tuple(range(0, 32, 2))),
     (2, 3, 5, 16, 16),
-    ("shape is square or ellipse", "scale < 3", "orientation within the first 1/8 of a quarter turn", "x < 16", "y < 16"),
+    ("shape is square or ellipse", "scale < 3", "orientation mod a quarter turn below 1/8 turn", "x < 16", "y < 16"),
     8, _dsprites_task, concept_periods=(3, 6, 10, 32, 32))
 
 SHAPES3D_SPEC = FactorConceptSpec(

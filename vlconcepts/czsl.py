@@ -78,6 +78,7 @@ def _check_true_scores(lowest_true: torch.Tensor) -> None:
                                    f"label must have a finite score (-inf is only for labels that are never predicted).")
 
 
+# %% ../nbs/06_czsl.ipynb #8e791ad1
 def _label_vector_mask(mask, n_labels: int, name: str, device) -> torch.Tensor:
     "A boolean mask over labels from a boolean vector or an index list."
     mask = _tensor(mask, name, device)

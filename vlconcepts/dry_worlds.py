@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .core import InputValidationError, atomic_write, cache_dir, get_logger
+from .core import InputValidationError, atomic_path, atomic_write, cache_dir, get_logger
 from .datasets import dataset_entry, world_exporters
 
 logger = get_logger(__name__)
@@ -110,7 +110,7 @@ def write_word_vectors(folder: Path, words: Sequence[str], n_words: int = 0, dim
     word2vec = folder / WORD_VECTOR_FILES["word2vec"]
     plain = word2vec.with_suffix("")                 # GoogleNews-vectors-negative300.bin, then gzipped
     keyed.save_word2vec_format(str(plain), binary=True)
-    with open(plain, "rb") as source, gzip.open(word2vec, "wb") as target: shutil.copyfileobj(source, target)
+    with open(plain, "rb") as source, atomic_path(word2vec) as tmp, gzip.open(tmp, "wb") as target: shutil.copyfileobj(source, target)
     plain.unlink()
     model = FastText(vector_size=dim, min_count=1, bucket=max(1, buckets), min_n=3, max_n=6, seed=seed)
     model.build_vocab(corpus_iterable=[vocabulary])
@@ -118,7 +118,7 @@ def write_word_vectors(folder: Path, words: Sequence[str], n_words: int = 0, dim
     model.wv.vectors_ngrams[:] = rng.standard_normal(model.wv.vectors_ngrams.shape).astype(np.float32) * 0.01
     model.wv.adjust_vectors()
     fasttext = folder / WORD_VECTOR_FILES["fasttext"]
-    save_facebook_model(model, str(fasttext))
+    with atomic_path(fasttext) as tmp: save_facebook_model(model, str(tmp))   # a killed export leaves no truncated file
     return {"fasttext": fasttext, "word2vec": word2vec}
 
 # %% ../nbs/04h_dry_worlds.ipynb #a561cbbb

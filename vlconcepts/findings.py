@@ -581,7 +581,7 @@ PURITY_FIGURE_FINDINGS = (
              Check(purity_fig2_cell("2a", "dSprites λ=0", "cw_feature_map", "ois"), ">",
                    purity_fig2_cell("2a", "dSprites λ=0", "cw", "ois"), min_gap=0.03, label="dSprites CW"))),
     Finding("purity.low_encoder_capacity_more_impure", "purity", "A lower-capacity concept encoder gives a higher OIS",
-            "\"as encoder or label-predictor capacity decreases, OIS rises\"", f"{_ZARLENGA}, Figure 2b",
+            "\"as the concept encoder and label predictor capacities decrease, the CBM exhibits significantly higher impurity and lower concept accuracy\"", f"{_ZARLENGA}, Figure 2b",
             (Check(purity_fig2_cell("2b", "encoder", "4", "ois"), ">",
                    purity_fig2_cell("2b", "encoder", "64", "ois"), min_gap=0.03),)),
     Finding("purity.spurious_background_more_impure", "purity", "A CBM trained with spurious backgrounds (CBM-S) encodes more impurity (OIS and NIS)",

@@ -28,8 +28,8 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'RANDOM_ARCHITECTURES',
-           'register_backend', 'known_prefixes', 'parse_spec', 'load_model', 'image_batches', 'autocast_dtype',
-           'autocast', 'hash_state_dict', 'VLModel', 'DualEncoderModel', 'preprocess_pixels',
+           'register_backend', 'known_prefixes', 'parse_spec', 'spec_backend', 'load_model', 'image_batches',
+           'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'DualEncoderModel', 'preprocess_pixels',
            'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip', 'load_openclip',
            'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel',
            'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir',
@@ -86,6 +86,11 @@ def _backend(prefix: str) -> Callable:
                              "when that module is imported (`@register_backend(prefix)`): import it first, or add "
                              "its prefix and module to `vlconcepts.models.BACKEND_MODULES`.")
     return _BACKENDS[prefix]
+
+
+def spec_backend(spec: str) -> Callable:
+    "The loader `spec` would use: its form and prefix checked (a clear `ModelSpecError`) without loading a model."
+    return _backend(parse_spec(spec)[0])
 
 
 def load_model(spec: str, device: str | torch.device = "auto") -> VLModel:

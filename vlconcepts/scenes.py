@@ -365,7 +365,7 @@ def _candidate_scenes(seed: int, n_objects, vocab: Vocabulary, object_specs: lis
 
 
 def placement_error(n_objects, max_scene_retries, min_dist, margin, min_visible_pixels=0) -> VLConceptsError:
-    "The error when no placement met the constraints: names them (used by `scenes.sample_scene` and `render.sample_scene`)."
+    "The error when no placement met the constraints: names them (used by `scenes.place_scene` and `render.sample_scene`)."
     return VLConceptsError(f"Could not place {n_objects} objects after {max_scene_retries} scene re-placements: the constraints "
                            f"(min_dist={min_dist}, margin={margin}, min_visible_pixels={min_visible_pixels}, object_specs) are too tight.")
 
