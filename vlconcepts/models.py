@@ -28,12 +28,12 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'RANDOM_ARCHITECTURES',
-           'register_backend', 'known_prefixes', 'parse_spec', 'spec_backend', 'load_model', 'image_batches',
-           'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'DualEncoderModel', 'preprocess_pixels',
-           'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip', 'load_openclip',
-           'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel',
-           'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir',
-           'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'register_backend', 'known_prefixes', 'parse_spec', 'spec_backend', 'load_model', 'check_batch_size',
+           'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'DualEncoderModel',
+           'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip',
+           'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip',
+           'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
+           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -130,6 +130,13 @@ def _check_pixel_tensor(pixels: torch.Tensor, what: str = "images") -> torch.Ten
     return pixels
 
 # %% ../nbs/01_models.ipynb #a3740664
+def check_batch_size(batch_size) -> int:
+    "`batch_size` if it is a whole number ≥ 1 (items per forward pass), else an `InputValidationError`."
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise InputValidationError(f"batch_size must be a whole number ≥ 1 (items per forward pass), got {batch_size!r}.")
+    return int(batch_size)
+
+
 def image_batches(images, batch_size: int):
     "Validate `images` (list of PIL images or `[n,3,H,W]` tensor in [0,1]); yield batches as tensors or lists of `[3,H,W]` tensors."
     if isinstance(images, torch.Tensor):
@@ -230,7 +237,7 @@ class VLModel:
 @torch.no_grad()
 def encode_images(self: VLModel, images, batch_size: int = 64) -> torch.Tensor:
     "L2-normalised image features `[n, d]` (float32, CPU) of PIL images or a `[n, 3, H, W]` tensor in [0, 1]."
-    n = len(images)
+    n, batch_size = len(images), check_batch_size(batch_size)
     if self.kind != "dual" and type(self)._image_features is VLModel._image_features:
         raise VLConceptsError(self._no_encoder_message("images"))
     if n == 0: return torch.empty(0, self.embed_dim or 0)
@@ -244,7 +251,7 @@ def encode_images(self: VLModel, images, batch_size: int = 64) -> torch.Tensor:
 @torch.no_grad()
 def encode_texts(self: VLModel, texts: Sequence[str], batch_size: int = 256) -> torch.Tensor:
     "L2-normalised text features `[m, d]` (float32, CPU)."
-    texts = _check_texts(texts)
+    texts, batch_size = _check_texts(texts), check_batch_size(batch_size)
     if self.kind == "fusion" and type(self)._text_features is VLModel._text_features:
         raise VLConceptsError(self._no_encoder_message("texts"))
     if not texts: return torch.empty(0, self.embed_dim or 0)
@@ -265,7 +272,7 @@ def similarity(self: VLModel, images, texts: Sequence[str]) -> torch.Tensor:
 @torch.no_grad()
 def match_scores(self: VLModel, images, texts: Sequence[str], batch_size: int = 64) -> torch.Tensor:
     "`[n, m]` image-text matching scores of every pair (fusion models: the ITM head, `batch_size` pairs per pass)."
-    texts = _check_texts(texts)
+    texts, batch_size = _check_texts(texts), check_batch_size(batch_size)
     n = len(images)
     if n == 0 or not texts: return torch.empty(n, len(texts))
     rows = []
@@ -609,7 +616,7 @@ def encode_image_tokens(self: VLModel, images, batch_size: int = 64,
                         normalize: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
     "`(cls [n, d], patches [n, t, d])` in the joint space (float32, CPU), L2-normalised like `encode_images` unless `normalize=False`."
     if type(self)._image_tokens is VLModel._image_tokens: self._image_tokens(None)  # raises, naming the backend
-    n, cls_parts, patch_parts = len(images), [], []
+    n, cls_parts, patch_parts, batch_size = len(images), [], [], check_batch_size(batch_size)
     with torch.no_grad():
         batches = image_batches(images, batch_size)
         for pixels in _progress(batches, f"image tokens → {self.spec}", -(-n // batch_size), show=n > batch_size):
