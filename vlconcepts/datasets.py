@@ -19,8 +19,8 @@ import torch
 from fastcore.basics import patch
 
 from .cache import dataset_fingerprint
-from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, atomic_path, atomic_write, data_dir,
-                             progress)
+from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, atomic_path, atomic_write, check_seed,
+                             data_dir, progress)
 from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
@@ -142,13 +142,6 @@ def _writable_folder(out, exporter: str) -> Path:
     return out
 
 
-def _seed_or_error(value, exporter: str):
-    "`value` if it is a whole number in [0, 2**32) (NumPy's seeds), else an `InputValidationError`."
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 2**32:
-        raise InputValidationError(f"{exporter}: seed must be a whole number in [0, 2**32), got {value!r}.")
-    return value
-
-
 def checked_exporter(exporter: Callable) -> Callable:
     """`exporter(out, n=None, seed=0, size=None, ...)` that first checks n ≥ 1, size ≥ 1, the seed and that `out` is
     writable, then writes the export in a staging folder and moves it into `out` only when it is complete (`staged_export`)."""
@@ -159,7 +152,7 @@ def checked_exporter(exporter: Callable) -> Callable:
     def checked(*args, **kwargs):
         arguments = signature.bind(*args, **kwargs).arguments
         for argument in ("n", "size"): _positive_or_none(argument, arguments.get(argument), name)
-        if "seed" in arguments: _seed_or_error(arguments["seed"], name)
+        if "seed" in arguments: check_seed(arguments["seed"], f"{name}: seed")
         out = _writable_folder(arguments["out"], name)
         with staged_export(out) as staging: result = exporter(**{**arguments, "out": staging})
         return _relocated(result, staging, out)
