@@ -16,7 +16,7 @@ import pandas as pd
 
 from .caption_data import IMCAPS_TYPES, IMCAPS_VOCAB, STATE_CHANGE_VERBS
 from .captions import RELATION_PHRASES as WORLD_RELATIONS, plural as shape_plural
-from .core import InputValidationError, get_logger
+from .core import InputValidationError, check_seed, get_logger
 
 logger = get_logger(__name__)
 
@@ -369,6 +369,7 @@ def _select_cells(cells: Iterable[str] | None) -> tuple[Cell, ...]:
 def compprompts(seed: int = 0, per_cell: int | None = None, cells: Iterable[str] | None = None) -> pd.DataFrame:
     "CompPrompts: one row per prompt of every cell (default sizes: 18,100 prompts); see the column list in the docs."
     if per_cell is not None and per_cell < 1: raise InputValidationError(f"per_cell must be >= 1 (or None); got {per_cell}.")
+    check_seed(seed)
     rows = []
     for cell in _select_cells(cells):
         index = CELLS.index(cell)
@@ -386,6 +387,7 @@ WORLD_CELLS = tuple(cell for cell in CELLS if cell.name not in WORLD_MISSING_CEL
 def world_compprompts(seed: int = 0, per_cell: int | None = None) -> pd.DataFrame:
     "CompPrompts in `WORLD_LEXICON`'s words: per expressible cell at most half its distinct prompts and at most `per_cell` (default the paper's size)."
     if per_cell is not None and per_cell < 1: raise InputValidationError(f"per_cell must be >= 1 (or None); got {per_cell}.")
+    check_seed(seed)
     rows = []
     for cell in WORLD_CELLS:
         want = cell.size if per_cell is None else int(per_cell)

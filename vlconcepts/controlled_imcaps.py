@@ -18,7 +18,7 @@ from scipy import stats
 from .cache import FeatureCache, cached_activations, cached_image_features, cached_text_features
 from .caption_data import (IMCAPS_TYPES, ImageCaptionPairs, differing_words, export_controlled_imcaps,
                                      load_controlled_imcaps, read_pair_records)
-from .core import (DatasetFormatError, InputValidationError, VLConceptsError, cache_dir, get_logger,
+from .core import (DatasetFormatError, InputValidationError, VLConceptsError, cache_dir, check_seed, get_logger,
                              progress)
 
 logger = get_logger(__name__)
@@ -56,6 +56,7 @@ def bootstrap_interval(values, n_boot: int = 1000, level: float = 0.95, seed: in
     "Percentile-bootstrap interval of the mean of `values` (resampled with replacement `n_boot` times)."
     values = np.asarray(values, dtype=float)
     if not 0 < level < 1: raise InputValidationError(f"level is a fraction in (0, 1), e.g. 0.95; got {level!r}.")
+    check_seed(seed)
     if n_boot < 1: raise InputValidationError(f"n_boot must be at least 1 (e.g. 1000); got {n_boot!r}.")
     if values.size == 0: return (float("nan"), float("nan"))
     rng = np.random.default_rng(seed)

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from scipy import stats
 
 from .cache import cached_result
-from .core import InputValidationError, progress, torch_generator, pick_device
+from .core import InputValidationError, check_seed, progress, torch_generator, pick_device
 from .czsl import trapezoid_auc  # NIS integrates over β with the CZSL curves' trapezoid rule
 
 # %% auto #0
@@ -472,7 +472,7 @@ def oracle_impurity_score(c_soft, c_true, *, seed: int = 0, align: bool = False,
     `oracle_matrix=` reuses a precomputed `oracle_matrix(c_true)`. `normalize=False` returns the bare Frobenius norm,
     which is what the reference code returns when it aligns. `kwargs` go to `purity_matrix` (seed, split, probe budget).
     With `return_matrices=True` returns `(ois, purity, oracle)`."""
-    concepts, labels = validate_concepts(c_soft, c_true)
+    concepts, labels, seed = *validate_concepts(c_soft, c_true), check_seed(seed)
     k = labels.shape[1]
     if len(concepts) != k and not align:
         _fail(f"c_soft has {len(concepts)} learnt concepts for {k} true concepts and align=False.",
@@ -655,6 +655,7 @@ def mig_score(c_soft, c_true, *, bins: int = 20) -> float:
 def sap_score(c_soft, c_true, *, train_fraction: float = 0.2) -> float:
     "Separated attribute predictability: mean over factors of (best − second-best) single-latent LinearSVC accuracy."
     from sklearn.svm import LinearSVC
+    if not 0 < train_fraction < 1: _fail(f"train_fraction={train_fraction!r}.", "Pass a fraction in (0, 1), e.g. 0.2.")
     latents, factors = _scalar_latents(c_soft, c_true)
     if latents.shape[1] < 2: _fail("SAP needs at least two learnt concepts.", "Pass k_soft >= 2.")
     n_train = int(len(latents) * train_fraction)

@@ -18,6 +18,8 @@ __all__ = ['mean_se', 'seed_spread', 'save_seed_values', 'read_seed_values']
 # %% ../nbs/00b_stats.ipynb #d4db3b52
 def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", digits: int = 2) -> pd.DataFrame:
     "`mean ± standard error` over seeds of `value`, one row per `index`, one column per `column` (no ± for one seed)."
+    missing = [c for c in (index, column, value) if c not in long.columns]
+    if missing: raise InputValidationError(f"mean_se: no column {missing} in the table; it has {list(long.columns)}.")
     def cell(x):
         x = x.dropna()
         if len(x) == 0: return "–"
