@@ -22,10 +22,10 @@ import torch
 # %% auto #0
 __all__ = ['torchvision', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'data_dir', 'cache_dir', 'VLConceptsError',
            'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root',
-           'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'check_seed', 'seed_everything',
-           'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write',
-           'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'run_label', 'save_figure', 'save_table',
-           'paper_tables', 'paper_table']
+           'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'is_whole_number', 'check_seed',
+           'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
+           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'run_label', 'save_figure',
+           'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -162,9 +162,15 @@ def tables_dir() -> Path:
     return path
 
 # %% ../nbs/00_core.ipynb #5008be79
+def is_whole_number(value, low: int = 0, high: int | None = None) -> bool:
+    "Whether `value` is a Python or NumPy integer (not a bool) with `low <= value` (and `value < high` when given)."
+    return (not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value >= low
+            and (high is None or value < high))
+
+
 def check_seed(seed, what: str = "seed") -> int:
     "`seed` if it is a whole number in [0, 2**32) (NumPy's and `PYTHONHASHSEED`'s range), else an `InputValidationError`."
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**32:
+    if not is_whole_number(seed, 0, 2**32):
         raise InputValidationError(f"{what} must be a whole number in [0, 2**32), got {seed!r}.")
     return int(seed)
 

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from .cache import cached_image_features, cached_text_features
-from .core import InputValidationError, progress
+from .core import InputValidationError, is_whole_number, progress
 
 # %% auto #0
 __all__ = ['LARGE_BIAS', 'PROTOCOLS', 'CRITERIA', 'open_world_labels', 'closed_world_mask', 'hm_curve', 'trapezoid_auc',
@@ -331,7 +331,7 @@ def bias_sweeps(scores, labels, seen, *, topks: Sequence[int] = (1, 2, 3), label
     if not topks: raise InputValidationError("topks is empty; pass e.g. topks=(1, 2, 3).")
     bad = [k for k in topks if not isinstance(k, (int, np.integer)) or k < 1]
     if bad: raise InputValidationError(f"every topk must be a positive int, got {bad}.")
-    if not isinstance(n_biases, (int, np.integer)) or n_biases < 1:
+    if not is_whole_number(n_biases, 1):
         raise InputValidationError(f"n_biases must be a positive int (czsl and the papers use 20), got {n_biases!r}.")
     scores_, labels_, seen_, mask = _check_sweep_args(scores, labels, seen, max(topks), label_mask, protocol)
     hm_curve([0.0], [0.0], hm)                       # check `hm` before the pass

@@ -20,7 +20,7 @@ from fastcore.basics import patch
 
 from .cache import dataset_fingerprint
 from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, atomic_path, atomic_write, check_seed,
-                             data_dir, progress)
+                             data_dir, is_whole_number, progress)
 from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
@@ -122,7 +122,7 @@ def _relocated(value, staging: Path, out: Path):
 def _positive_or_none(name: str, value, exporter: str):
     "`value` if it is None or a whole number ≥ 1, else an `InputValidationError` naming argument and exporter."
     if value is None: return value
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+    if not is_whole_number(value, 1):
         raise InputValidationError(f"{exporter}: {name} must be a whole number ≥ 1 (or None for the exporter's default), "
                                    f"got {value!r}. On the command line: `vlconcepts world export NAME --out DIR --{name} 100`.")
     return value

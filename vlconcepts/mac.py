@@ -19,7 +19,7 @@ from fastcore.basics import patch
 from torch import nn
 
 from .cache import cached_activations, cached_image_tokens, cached_result
-from .core import InputValidationError, cache_dir, get_logger, progress, seed_everything
+from .core import InputValidationError, cache_dir, get_logger, is_whole_number, progress, seed_everything
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .scenes import RENDER_VERSION
 from .stats import mean_se
@@ -107,7 +107,7 @@ METRIC_NAMES = ("top1_precision", "top5_recall", "exact_match", "coverage", "nor
 
 def _positive_int(value, name: str) -> int:
     "`value` as an int if it is a positive integer (not a bool), else a clear error."
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+    if not is_whole_number(value, 1):
         raise InputValidationError(f"{name} must be a positive int, got {value!r}.")
     return int(value)
 

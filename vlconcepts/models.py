@@ -21,7 +21,7 @@ import torch.nn.functional as F
 
 from fastcore.basics import patch
 
-from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_logger, pick_device,
+from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_logger, is_whole_number, pick_device,
                              progress, quiet_root_logger, scratch_folder)
 
 logger = get_logger(__name__)
@@ -132,7 +132,7 @@ def _check_pixel_tensor(pixels: torch.Tensor, what: str = "images") -> torch.Ten
 # %% ../nbs/01_models.ipynb #a3740664
 def check_batch_size(batch_size) -> int:
     "`batch_size` if it is a whole number ≥ 1 (items per forward pass), else an `InputValidationError`."
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+    if not is_whole_number(batch_size, 1):
         raise InputValidationError(f"batch_size must be a whole number ≥ 1 (items per forward pass), got {batch_size!r}.")
     return int(batch_size)
 
