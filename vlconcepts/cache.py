@@ -22,7 +22,8 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 
-from .core import (InputValidationError, VLConceptsError, atomic_path, atomic_write, cache_dir, folder_size, get_logger, progress)
+from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_path, atomic_write, cache_dir, folder_size, get_logger, progress)
+from .models import warn_indistinct_texts
 
 logger = get_logger(__name__)
 
@@ -501,10 +502,17 @@ def _open_images(chunk):
     if isinstance(chunk, (torch.Tensor, np.ndarray)) or not any(isinstance(x, (str, Path)) for x in chunk): return chunk
     from PIL import Image
     def open_rgb(path):
-        with Image.open(path) as image: return image.convert("RGB")
+        if not Path(path).is_file():
+            raise DatasetFormatError(f"image file not found: {Path(path).resolve()}; the item list names it. Re-download or re-export "
+                                     "the data, or load the dataset again so its list matches the files.")
+        try:
+            with Image.open(path) as image: return image.convert("RGB")
+        except (OSError, SyntaxError, ValueError) as e:
+            raise DatasetFormatError(f"{path}: unreadable or truncated image ({type(e).__name__}: {e}).") from e
     return [open_rgb(x) if isinstance(x, (str, Path)) else x for x in chunk]
 
 
+# %% ../nbs/02_cache.ipynb #2204d125
 def cached_image_features(model, images, dataset_key: Optional[str] = None, batch_size: int = 64,
                           chunk_size: int = DEFAULT_CHUNK_SIZE, cache: Optional[FeatureCache] = None,
                           recompute: bool = False) -> torch.Tensor:
@@ -522,8 +530,10 @@ def cached_text_features(model, texts: Sequence[str], prompt_set: str, batch_siz
         raise InputValidationError("prompt_set must be a non-empty name for the prompts, e.g. 'mit-states:a photo of'.")
     if isinstance(texts, str): raise InputValidationError("texts must be a list of strings, not one string.")
     key = CacheKey.for_model(model, f"text_features:{prompt_set}", dataset_fingerprint(texts))
-    return (cache or FeatureCache()).compute(key, texts, lambda chunk: model.encode_texts(list(chunk), batch_size=batch_size),
-                                             chunk_size=chunk_size, recompute=recompute, desc=f"text features {prompt_set}")
+    features = (cache or FeatureCache()).compute(key, texts, lambda chunk: model.encode_texts(list(chunk), batch_size=batch_size),
+                                                 chunk_size=chunk_size, recompute=recompute, desc=f"text features {prompt_set}")
+    warn_indistinct_texts(texts, features, prompt_set, key.model_spec)   # computed or cached: a tie is told either way
+    return features
 
 
 def cached_activations(name: str, compute_chunk: Callable[[Sequence], torch.Tensor], items, model=None,

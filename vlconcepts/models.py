@@ -11,6 +11,7 @@ import json
 import logging
 import math
 import os
+import warnings
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable, Sequence
@@ -30,10 +31,11 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'RANDOM_ARCHITECTURES',
            'register_backend', 'known_prefixes', 'parse_spec', 'spec_backend', 'load_model', 'check_batch_size',
            'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'DualEncoderModel',
-           'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip',
-           'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip',
-           'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
-           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts', 'preprocess_pixels',
+           'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip', 'load_openclip',
+           'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel',
+           'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir',
+           'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -307,6 +309,36 @@ class DualEncoderModel(VLModel):
     def match_scores(self, images, texts: Sequence[str], batch_size: int = 64) -> torch.Tensor:
         "Dual encoders have no matching head: their `similarity`."
         return self.similarity(images, texts)
+
+# %% ../nbs/01_models.ipynb #028a838e
+class IndistinctTextsWarning(UserWarning):
+    "Different texts got the same text features from a model: scores between them are ties (`indistinct_texts`)."
+
+
+def indistinct_texts(texts: Sequence[str], features, decimals: int = 4) -> list[list[str]]:
+    "Groups (first-seen order) of different `texts` whose L2-normalised `features` rows agree to `decimals` places."
+    features = torch.as_tensor(features)
+    if features.ndim != 2 or len(features) != len(texts):
+        raise InputValidationError(f"features must be one row per text, [{len(texts)}, d]; got shape {tuple(features.shape)}.")
+    if not len(texts): return []
+    keys = torch.round(F.normalize(features.float(), dim=-1) * 10 ** decimals).to(torch.int64)
+    groups: dict[int, dict[str, None]] = {}
+    for text, group in zip(texts, torch.unique(keys, dim=0, return_inverse=True)[1].tolist()):
+        groups.setdefault(group, {})[text] = None
+    return [list(g) for g in groups.values() if len(g) > 1]
+
+
+def warn_indistinct_texts(texts: Sequence[str], features, what: str, model_spec: str, decimals: int = 4) -> list[list[str]]:
+    "Warn (`IndistinctTextsWarning`) when `model_spec` gives different `texts` of the prompt set `what` one feature vector."
+    groups = indistinct_texts(texts, features, decimals)
+    if groups:
+        example = " = ".join(repr(t) for t in groups[0][:3])
+        warnings.warn(f"{model_spec} gives {sum(map(len, groups))} different texts of {what!r} the same text features "
+                      f"({len(groups)} group{'s' * (len(groups) > 1)}, e.g. {example}): it cannot tell them apart (often words "
+                      "its tokenizer or training never saw), so every score between them is a tie and no accuracy that "
+                      "separates them is the model's. Use words the model knows; vlconcepts.models.indistinct_texts lists the groups.",
+                      IndistinctTextsWarning, stacklevel=3)
+    return groups
 
 # %% ../nbs/01_models.ipynb #de8c0ed0
 def _target_size(size) -> tuple[int, int]:

@@ -51,7 +51,8 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
            'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state',
            'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
-           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model']
+           'packaged_release', 'default_checkpoint', 'release_path', 'trained_token_ids', 'load_toyclip_model',
+           'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -1011,10 +1012,30 @@ def release_path(rest: str, default: Callable) -> tuple[Path, str | None]:
     return default() if rest in ("", "default") else (Path(rest).expanduser(), None)
 
 # %% ../nbs/05_toyclip.ipynb #5ff749d6
+def trained_token_ids(state: dict) -> torch.Tensor:
+    "The token ids a ToyCLIP training checkpoint or release `state` trained (the embedding rows a release keeps)."
+    return state["seen_tokens"].nonzero().flatten() if state.get("format") == CHECKPOINT_FORMAT else state["token_ids"]
+
+
 @register_backend("toyclip")
 def load_toyclip_model(rest: str, device) -> OpenCLIPModel:
     "`toyclip:default` (the committed release, SHA-checked) or `toyclip:<path>` (any ToyCLIP checkpoint) → `OpenCLIPModel`."
     rest = rest.strip()
     path, sha = release_path(rest, default_checkpoint)
-    model, tokenizer, _ = load_toyclip_checkpoint(path, device=device, sha256=sha)
-    return OpenCLIPModel(model, tokenizer, f"toyclip:{rest}", device)
+    model, tokenizer, state = load_toyclip_checkpoint(path, device=device, sha256=sha)
+    wrapped = OpenCLIPModel(model, tokenizer, f"toyclip:{rest}", device)
+    wrapped.trained_token_ids = frozenset(trained_token_ids(state).tolist())   # read by `untrained_words`
+    return wrapped
+
+# %% ../nbs/05_toyclip.ipynb #3d01a9f3
+def untrained_words(model, texts: Sequence[str]) -> dict[str, list[str]] | None:
+    """{text: its words holding a token `model` never trained} for the `texts` that have one; None for a model that does not
+    record its trained tokens (only ToyCLIP's `load_model('toyclip:…')` does)."""
+    trained = getattr(model, "trained_token_ids", None)
+    if trained is None: return None
+    unknown: dict[str, bool] = {}
+    def is_unknown(word: str) -> bool:
+        if word not in unknown: unknown[word] = not set([t for t in model.tokenizer([word])[0].tolist() if t][1:-1]) <= trained
+        return unknown[word]
+    found = {text: [w for w in dict.fromkeys(str(text).split()) if is_unknown(w)] for text in texts}
+    return {text: words for text, words in found.items() if words}
