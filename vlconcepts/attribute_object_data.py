@@ -15,9 +15,9 @@ import numpy as np
 import torch
 
 from .core import DatasetFormatError, InputValidationError, atomic_path, data_dir, get_logger, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, close_up_scene, format_error, read_lines,
-                                 register_dataset, render_to_files, require_path, split_counts, write_json, write_lines,
-                                 write_scenes_json)
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, close_up_scene, dataset_entry, format_error,
+                                 read_lines, register_dataset, render_to_files, require_path, split_counts, write_json,
+                                 write_lines, write_png, write_scenes_json)
 from .scenes import CLEVR_VOCAB
 
 logger = get_logger(__name__)
@@ -27,11 +27,12 @@ __all__ = ['logger', 'ATTRIBUTE_KINDS', 'WORLD_OBJECTS', 'MIT_SPLIT_DIR', 'MIT_M
            'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N', 'MAC_SPLIT_DIR',
            'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET', 'MAC_CLOSED_FRACTION', 'MAC_HELD_OUT_FRACTION',
            'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset', 'attribute_world_vocab', 'object_spec',
-           'attributes_hold', 'split_pairs', 'load_mit_states', 'plan_mit_states', 'export_mit_states', 'load_mac',
-           'draw_closed_world', 'hold_out_pairs', 'sample_composition', 'plan_mac', 'export_mac']
+           'attributes_hold', 'split_pairs', 'keep_present_images', 'load_mit_states', 'plan_mit_states',
+           'export_mit_states', 'load_mac', 'draw_closed_world', 'hold_out_pairs', 'sample_composition', 'plan_mac',
+           'export_mac']
 
 # %% ../nbs/04b_attribute_object_data.ipynb #2c3c4258
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # keep ImageDataset's short repr, not every path
 class AttributeObjectDataset(ImageDataset):
     "Images labelled with attributes and one object (MIT-States: one attribute; MAC: several), with per-split pair lists."
     attrs: list[tuple[str, ...]] = field(default_factory=list)                 # per image: its attributes
@@ -142,10 +143,24 @@ def _resolve_mit_image(root: Path, image: str, attr: str, obj: str, convention: 
     if convention is None: convention = next((c for c, p in options.items() if p.exists()), "as-is")
     return options[convention], convention
 
+# %% ../nbs/04b_attribute_object_data.ipynb #83d156f9
+def keep_present_images(dataset: str, source: Path, paths: list, *columns: list, missing_images: str = "error") -> tuple:
+    """`(paths, *columns)` for the images that are files. A missing one is an error naming how many `source` lists that are
+    missing and the first (`missing_images='error'`), or is dropped with a warning ('drop'); none left is always an error."""
+    if missing_images not in ("error", "drop"): raise InputValidationError(f"missing_images must be 'error' or 'drop', got {missing_images!r}.")
+    gone = [i for i, p in enumerate(paths) if not Path(p).is_file()]
+    if not gone: return (paths, *columns)
+    if missing_images == "error" or len(gone) == len(paths):
+        raise dataset_entry(dataset).missing(paths[gone[0]], name=f"{dataset} images ({len(gone)} of the {len(paths)} that {source.name} "
+                                             f"names are missing, first {paths[gone[0]]}; missing_images='drop' keeps the others)")
+    logger.warning(f"{dataset}: {len(gone)} of {len(paths)} images named by {source.name} are missing (first {paths[gone[0]]}); dropped")
+    keep = sorted(set(range(len(paths))) - set(gone))
+    return tuple([x[i] for i in keep] for x in (paths, *columns))
+
 # %% ../nbs/04b_attribute_object_data.ipynb #0a0bdee2
 @MIT_STATES_DATASET.loads
-def load_mit_states(root: Optional[Path] = None) -> AttributeObjectDataset:
-    "Read MIT-States in the TMN layout under `root` (default `$VLCONCEPTS_DATA/mit-states`)."
+def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") -> AttributeObjectDataset:
+    "Read MIT-States in the TMN layout under `root` (default `$VLCONCEPTS_DATA/mit-states`); `missing_images`: `keep_present_images`."
     root = Path(root) if root is not None else data_dir() / "mit-states"
     require_path(root, "mit-states")
     split_pairs_ = {}
@@ -165,6 +180,7 @@ def load_mit_states(root: Optional[Path] = None) -> AttributeObjectDataset:
         if attr == "NA" or split == "NA" or (attr, obj) not in known: continue
         path, convention = _resolve_mit_image(root, entry["image"], attr, obj, convention)
         paths.append(path); splits.append(split); attrs.append((attr,)); objs.append(obj)
+    paths, splits, attrs, objs = keep_present_images("mit-states", metadata_path, paths, splits, attrs, objs, missing_images=missing_images)
     vocab = {"attributes": sorted({a for a, _ in known}), "objects": sorted({o for _, o in known})}
     return AttributeObjectDataset("mit-states", root, paths, splits, vocab, attrs=attrs, objs=objs, split_pairs=split_pairs_,
                                   split_compositions={s: [((a,), o) for a, o in ps] for s, ps in split_pairs_.items()})
@@ -244,15 +260,7 @@ def _mac_records(root: Path, missing_images: str) -> tuple[list, list, list, lis
             raise DatasetFormatError(f"{metadata_path}: record {k} must be {{image, attrs: [..], obj, set}}; got {r!r:.120}")
         if r["set"] == "NA" or not r["attrs"]: continue
         paths.append(root / "images" / r["image"]); splits.append(r["set"]); attrs.append(tuple(sorted(r["attrs"]))); objs.append(r["obj"])
-    gone = [i for i, p in enumerate(paths) if not p.is_file()]
-    if gone and (missing_images == "error" or len(gone) == len(paths)):
-        raise MAC_DATASET.missing(paths[gone[0]], name=f"MAC images ({len(gone)} of the {len(paths)} that {metadata_path.name} names are "
-                                  f"missing, first {paths[gone[0]]}; missing_images='drop' keeps the others)")
-    if gone:
-        logger.warning(f"mac: {len(gone)} of {len(paths)} images named by {metadata_path.name} are missing under {root / 'images'}; dropped")
-        keep = sorted(set(range(len(paths))) - set(gone))
-        paths, splits, attrs, objs = ([x[i] for i in keep] for x in (paths, splits, attrs, objs))
-    return paths, splits, attrs, objs
+    return keep_present_images("mac", metadata_path, paths, splits, attrs, objs, missing_images=missing_images)
 
 
 @MAC_DATASET.loads

@@ -93,7 +93,7 @@ def relational_distractors(positive: str) -> list[str]:
     return [f"{b} {r} {a}", f"{a} {s} {b}", f"{a} {r} {c}", f"{c} {r} {b}"]
 
 # %% ../nbs/04a_binding_data.ipynb #f891fca9
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # keep ImageDataset's short repr, not every path
 class BindingDataset(ImageDataset):
     "A binding release: per item one true label and its distractors (`candidates[i][0]` is the true one)."
     task: str = "single"                                    # 'single', 'two' or 'rel'

@@ -23,7 +23,7 @@ __all__ = ['CUB_FOLDER', 'CUB_LAYOUT', 'CUB_WHERE', 'CUB_CERTAINTIES', 'CUB_DATA
            'cub_attribute_names', 'cub_classes', 'cub_class_name', 'annotate_cub', 'cub_bird_spec', 'export_cub']
 
 # %% ../nbs/04c_cub_data.ipynb #2af6676d
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # keep ImageDataset's short repr, not every path
 class CubDataset(ImageDataset):
     "CUB-200-2011: a class per image and per-image attribute annotations (is_present and certainty 1-4)."
     image_ids: list[int] = field(default_factory=list)        # CUB image id of each image (1-based, as in images.txt)
