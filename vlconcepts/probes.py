@@ -28,9 +28,9 @@ from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
 from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
                              progress, seed_everything)
-from .models import hash_state_dict, load_model
+from .models import IndistinctTextsWarning, hash_state_dict, indistinct_texts, load_model
 from .stats import mean_se
-from .toyclip import sha256_of
+from .toyclip import sha256_of, untrained_words
 
 logger = get_logger(__name__)
 
@@ -42,7 +42,7 @@ __all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'POSITIVE_PROBE
            'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches', 'fit', 'held_out_captions',
            'remove_held_out', 'check_held_out', 'probe_training_captions', 'validation_split', 'TrainedProbe',
            'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe', 'usable_encoders', 'probe_predictions',
-           'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds']
+           'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds', 'prompt_word_checks']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -780,3 +780,21 @@ def error_kinds(predictions: pd.DataFrame, cells) -> pd.DataFrame:
     shares.columns.name = "kind"
     order = {cell: i for i, cell in enumerate(cells)}                 # rows in the order of `cells`
     return shares.stack().rename("value").reset_index().sort_values("cell", key=lambda c: c.map(order), kind="stable", ignore_index=True)
+
+# %% ../nbs/41_probes.ipynb #758e2ad8
+def prompt_word_checks(encoder_spec: str, prompts: pd.DataFrame, device: str = "auto") -> pd.DataFrame:
+    """Per cell of `prompts` (columns cell, prompt) for `encoder_spec`: prompts, 'untrained word %' (prompts holding a word the
+    encoder never trained; NaN when it does not record them) and 'shared vector %' (prompts whose vector another prompt shares)."""
+    if not {"cell", "prompt"} <= set(prompts.columns) or prompts.empty:
+        raise InputValidationError("prompt_word_checks needs a non-empty DataFrame with 'cell' and 'prompt' columns.")
+    model = load_model(encoder_spec, device=device)
+    texts = list(dict.fromkeys(str(p) for p in prompts.prompt))
+    with warnings.catch_warnings():                      # the shares below report what the warning would say
+        warnings.simplefilter("ignore", IndistinctTextsWarning)
+        features = cached_text_features(model, texts, f"probes:prompts-{dataset_fingerprint(texts)[:12]}")
+    shared = {text for group in indistinct_texts(texts, features) for text in group}
+    untrained = untrained_words(model, texts)
+    rows = prompts.assign(untrained=[np.nan if untrained is None else 100.0 * (str(p) in untrained) for p in prompts.prompt],
+                          shared=[100.0 * (str(p) in shared) for p in prompts.prompt])
+    table = rows.groupby("cell", sort=False).agg(prompts=("prompt", "size"), untrained=("untrained", "mean"), shared=("shared", "mean"))
+    return table.rename(columns={"untrained": "untrained word %", "shared": "shared vector %"}).reset_index().assign(encoder=encoder_spec)
