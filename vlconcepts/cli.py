@@ -34,7 +34,7 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_
            'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'format_summary', 'rebuild',
            'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'offline_setting',
            'spec_status', 'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides',
-           'run_report', 'add_report_parser', 'launch', 'build_parser', 'main']
+           'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -484,12 +484,13 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     and the executed notebook to `runs_dir` (default: runs/reports/ of the checkout for the default `out`, else `out`)."""
     import papermill
     from nbconvert import HTMLExporter
+    from vlconcepts.models import absolute_spec, spec_backend
     from vlconcepts.report import report_name, report_settings
     template = experiments_dir() / "70_report.ipynb"
     root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
+    specs = [absolute_spec(spec) for spec in specs]       # a relative checkpoint path means the caller's folder, not the kernel's
     runs_dir = Path(runs_dir or (root / "runs" / "reports" if out is None else out))
     out = Path(out or root / "reports").resolve()
-    from vlconcepts.models import spec_backend
     for spec in specs: spec_backend(spec)               # a misspelt prefix fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)
     settings = {**parameters.get("settings", {}), **report_overrides(overrides)}
@@ -519,6 +520,22 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     return files
 
 # %% ../nbs/90_cli.ipynb #1ee1c7de
+def add_plugin_argument(p):
+    "`--plugin`: a user's module or .py file that registers backends or configs (`models.import_plugins`), for this command's kernels too."
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE_OR_FILE",
+                   help="import a module (or .py file) that registers your own model backends or open_clip configs (repeatable)")
+
+
+def use_plugins(plugins: Sequence[str]) -> list[str]:
+    """Add `plugins` (a .py path made absolute) to `$VLCONCEPTS_PLUGINS`, which the kernels this process starts inherit,
+    and import them here (a bad one fails before any kernel starts); every plugin now named."""
+    from vlconcepts.models import PLUGINS_VARIABLE, import_plugins
+    given = [str(Path(p).expanduser().resolve()) if str(p).endswith(".py") else str(p) for p in plugins]
+    named = [p.strip() for p in os.environ.get(PLUGINS_VARIABLE, "").split(",") if p.strip()]
+    if given: os.environ[PLUGINS_VARIABLE] = ",".join(dict.fromkeys(named + given))
+    return import_plugins()
+
+
 def add_report_parser(commands):
     "Add the `report` subcommand to the `vlconcepts` parser's `commands`."
     p = commands.add_parser("report", help="every lens that applies to a model on one page (several models: side by side, paired tests)")
@@ -527,6 +544,7 @@ def add_report_parser(commands):
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--out", default=None, type=Path, help="folder of the page, figure and HTML (default: reports/ of the checkout)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a report setting (repeatable)")
+    add_plugin_argument(p)
 
 
 def _report_command(args) -> int:
@@ -562,7 +580,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="run up to N notebooks at once (default: tiny and smoke as many as the cores hold, at most 4, since each "
                         "kernel runs on one torch thread; other profiles one at a time on all cores)")
-    p.add_argument("--list", action="store_true", help="list the notebooks that would run, and exit")
+    p.add_argument("--list", action="store_true", help="list the notebooks that would run, and exit"); add_plugin_argument(p)
     p = commands.add_parser("doctor", help="print the environment, device, datasets present and models that load offline")
     p.add_argument("--no-models", action="store_true", help="skip loading the offline model specs")
     p = commands.add_parser("cache", help="list or clear cached features")
@@ -586,6 +604,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default="tiny", choices=("tiny", "smoke", "paper"), help="whose ProbeConfig to start from")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a ProbeConfig field (repeatable)")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    add_plugin_argument(p)
     add_report_parser(commands)
     commands.add_parser("launch", add_help=False, help="accelerate launch (multi-process runs; every option and the script go to accelerate)")
     return parser
@@ -623,8 +642,10 @@ def _cache_command(args) -> int:
     return 0
 
 
+# %% ../nbs/90_cli.ipynb #d349bc24
 def _run_command(args) -> int:
     "Dispatch parsed arguments; returns the exit status."
+    use_plugins(getattr(args, "plugin", None) or [])
     if args.command == "rebuild": return _rebuild_command(args)
     if args.command == "report": return _report_command(args)
     if args.command == "cache": return _cache_command(args)

@@ -28,14 +28,14 @@ from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_lo
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG', 'RANDOM_ARCHITECTURES',
-           'register_backend', 'known_prefixes', 'parse_spec', 'spec_backend', 'load_model', 'check_batch_size',
-           'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'DualEncoderModel',
-           'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts', 'preprocess_pixels',
-           'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'create_openclip', 'load_openclip',
-           'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel',
-           'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir',
-           'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
+__all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG',
+           'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec', 'import_plugins', 'spec_backend',
+           'load_model', 'check_batch_size', 'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict',
+           'VLModel', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts',
+           'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'absolute_spec',
+           'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel',
+           'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
+           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -75,9 +75,37 @@ def parse_spec(spec: str) -> tuple[str, str]:
         raise ModelSpecError(f"Malformed model spec {spec!r}: expected 'prefix:rest', e.g. 'openclip:ViT-B-32@openai'. {_spec_help()}")
     return prefix.strip(), rest.strip()
 
+# %% ../nbs/01_models.ipynb #9b937bfa
+PLUGINS_VARIABLE = "VLCONCEPTS_PLUGINS"
+_PLUGINS: dict[str, object] = {}                         # plugin (module name or file) -> its imported module
+
+
+def import_plugins(plugins: str | None = None) -> list[str]:
+    """Import each module `plugins` names (default `$VLCONCEPTS_PLUGINS`; comma-separated module names or `.py` paths) once, so
+    the backends (`register_backend`) and open_clip configs (`register_openclip_config`) it registers are known; the names."""
+    from importlib.util import module_from_spec, spec_from_file_location
+    import sys
+    names = [p.strip() for p in (os.environ.get(PLUGINS_VARIABLE, "") if plugins is None else plugins).split(",") if p.strip()]
+    for name in names:
+        if name in _PLUGINS: continue
+        try:
+            if name.endswith(".py"):
+                path = Path(name).expanduser().resolve()
+                if not path.is_file(): raise FileNotFoundError(f"no file {path}")
+                spec = spec_from_file_location(f"vlconcepts_plugin_{path.stem}", path)
+                module = sys.modules[spec.name] = module_from_spec(spec)
+                spec.loader.exec_module(module)
+            else: module = importlib.import_module(name)
+        except Exception as e:
+            raise ModelSpecError(f"The plugin {name!r} (${PLUGINS_VARIABLE}, or --plugin) failed to import: {type(e).__name__}: {e}. "
+                                 "Name an importable module or a .py file that registers your backends.") from e
+        _PLUGINS[name] = module
+    return names
+
 # %% ../nbs/01_models.ipynb #00ed791e
 def _backend(prefix: str) -> Callable:
     "The loader registered for `prefix`, importing its module from `BACKEND_MODULES` on first use; `ModelSpecError` otherwise."
+    import_plugins()                                     # the user's own backends and configs ($VLCONCEPTS_PLUGINS)
     if prefix not in _BACKENDS and prefix in BACKEND_MODULES:
         try: importlib.import_module(BACKEND_MODULES[prefix])
         except Exception as e:
@@ -85,8 +113,9 @@ def _backend(prefix: str) -> Callable:
                                  f"{type(e).__name__}: {e}") from e
     if prefix not in _BACKENDS:
         raise ModelSpecError(f"Unknown model prefix {prefix!r}. {_spec_help()} A backend defined in another module registers "
-                             "when that module is imported (`@register_backend(prefix)`): import it first, or add "
-                             "its prefix and module to `vlconcepts.models.BACKEND_MODULES`.")
+                             "when that module is imported (`@register_backend(prefix)`): import it first, name it in $VLCONCEPTS_PLUGINS "
+                             "(`vlconcepts report --plugin my_models.py`: a kernel imports it too), or add its prefix and module "
+                             "to `vlconcepts.models.BACKEND_MODULES`.")
     return _BACKENDS[prefix]
 
 
@@ -507,6 +536,15 @@ def _load_openclip_checkpoint(clip, arch: str, path: Path):
         raise ModelSpecError(f"Checkpoint {path} {kind} an open_clip '{arch}' model: {type(e).__name__}: {str(e)[:600]}\n"
                              "Expected a state dict (or a checkpoint dict with 'state_dict') saved with torch.save or "
                              "safetensors for exactly this architecture.") from e
+
+# %% ../nbs/01_models.ipynb #50e1dd97
+def absolute_spec(spec: str, base: str | Path | None = None) -> str:
+    "`spec` with a relative weights path (after '@', or the whole rest) that exists under `base` (default: cwd) made absolute."
+    prefix, rest = parse_spec(spec)
+    head, at, tail = rest.rpartition("@") if "@" in rest else ("", "", rest)
+    path, base = Path(tail).expanduser(), Path(base or Path.cwd())
+    if path.is_absolute() or tail == "default" or not (base / path).exists() or not _looks_like_path(str(base / path)): return spec.strip()
+    return f"{prefix}:{head}{at}{(base / path).resolve()}"
 
 # %% ../nbs/01_models.ipynb #61e42480
 def _offline_settings() -> list[str]:
