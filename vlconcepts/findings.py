@@ -656,9 +656,9 @@ def word_check(encoder: str, cells, column: str = "untrained word %") -> Mean:
 
 
 UNTRAINED_NEGATION = Cause(
-    CONTENT_WORDS_ONLY.text.removesuffix(". SBERT's rebuilds seldom err this way") + ". ToyCLIP never trained 'no', 'one', 'that' or "
-    "'not' (every negated prompt holds one): its vector tells a negated prompt from a plain one only by its length, not by what "
-    "'not' means. SBERT's rebuilds seldom err this way", ("probes_error_kinds", "probes_prompt_words"),
+    CONTENT_WORDS_ONLY.text.replace("whose 'that is not' the vector keeps", "which it tells apart only by their length: ToyCLIP "
+                                    "never trained 'no', 'one', 'that' or 'not', and every negated prompt holds one"),
+    ("probes_error_kinds", "probes_prompt_words"),
     support=CONTENT_WORDS_ONLY.support + (Check(word_check(CLIP_ENCODER, NEGATED_ONE_OBJECT), ">", 50.0, min_gap=0),))
 UNTRAINED_COUNTS = Cause(
     "ToyCLIP never trained 'two', 'three' or a plural noun, and every prompt of the multiples cells holds one: their words are "
