@@ -289,8 +289,11 @@ def sweep(scores, labels, seen, topk: int = 1):
 
 def czsl_row(val_scores, val_labels, test_scores, test_labels, seen, topks: Sequence[int] = (1, 2, 3)) -> dict:
     "One MIT-States row (%): val and test AUC at each top-k, test best seen, best unseen and best HM at top-1."
-    val = bias_sweeps(*_sweep_args(val_scores, val_labels, seen), topks=tuple(topks), hm=COMPMAP_HM)
-    test = bias_sweeps(*_sweep_args(test_scores, test_labels, seen), topks=tuple(topks), hm=COMPMAP_HM)
+    def split_sweeps(split, scores, labels):
+        try: return bias_sweeps(*_sweep_args(scores, labels, seen), topks=tuple(topks), hm=COMPMAP_HM)
+        except InputValidationError as e:   # which split, and what a CZSL split needs
+            raise InputValidationError(f"the {split} split: {e} A CZSL split needs images of seen and of unseen pairs.") from e
+    val, test = split_sweeps("val", val_scores, val_labels), split_sweeps("test", test_scores, test_labels)
     row = {**{f"Val AUC k={k}": 100 * val[k].auc for k in topks}, **{f"Test AUC k={k}": 100 * test[k].auc for k in topks}}
     first = test[topks[0]]
     return {**row, "Seen": 100 * first.best_seen, "Unseen": 100 * first.best_unseen, "HM": 100 * first.best_hm}
