@@ -19,8 +19,10 @@ from vlconcepts.binding import prompt_texts
 from vlconcepts.binding_data import object_labels, relational_labels
 from vlconcepts.caption_data import IMCAPS_TYPES, make_imcaps_pair
 from vlconcepts.compmap import MIT_STATES_TEMPLATE, cub_attribute_prompt, cub_class_prompt
+from vlconcepts.compprompts import world_compprompts
 from vlconcepts.cub_data import cub_attribute_names, cub_class_name, cub_classes
 from vlconcepts.models import load_model
+from vlconcepts.toyclip import untrained_words
 from vlconcepts.world_mixture import WORLDS, render_mixture_pool
 
 TIE = 0.99
@@ -101,6 +103,23 @@ def test_toyclip_trained_every_token_of_every_prompt(toyclip):
                 if not set(ids) <= trained: untrained.setdefault(world, set()).add(word)
     assert not untrained, untrained
 
+
+
+UNTRAINED_COMPPROMPTS_WORDS = {"two", "three", "cubes", "spheres", "cylinders", "that", "not"}
+
+
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-29: ToyCLIP's captions hold no negation and no count, so the words of the probes' "
+                   f"negation and multiples cells are untrained ({sorted(UNTRAINED_COMPPROMPTS_WORDS)}; tables/probes_prompt_words): "
+                   "issue 18 item 3 asks the world draw to probe words ToyCLIP knows")
+def test_toyclip_trained_every_word_of_the_world_compprompts(toyclip):
+    prompts = list(dict.fromkeys(world_compprompts(seed=0).prompt))
+    assert not untrained_words(toyclip, prompts)
+
+
+def test_toyclip_untrained_compprompts_words_are_the_measured_ones(toyclip):
+    "The expected failure above fails for the measured reason only: no other word of the world draw is untrained."
+    found = {word for words in untrained_words(toyclip, list(dict.fromkeys(world_compprompts(seed=0).prompt))).values() for word in words}
+    assert found == UNTRAINED_COMPPROMPTS_WORDS, found
 
 @pytest.fixture(scope="module")
 def itm_images():
