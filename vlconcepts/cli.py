@@ -457,12 +457,16 @@ def train_probes(encoders: Sequence[str], profile: str = "tiny", overrides: Sequ
     "Train (or load from the cache) the recovery probe of each encoder spec for `profile`'s `ProbeConfig`; returns their cache folders."
     from vlconcepts.probes import probe_config, train_or_load_probe
     if not encoders: raise VLConceptsError("Name at least one encoder: --encoder SPEC (a load_model spec or 'autoencoder').")
+    import torch
     config = probe_config(profile, list(overrides))      # checks the profile and every FIELD=VALUE before any training
     pick_device(device)                                    # an unavailable device fails here, not after loading data
-    folders = []
-    for spec in encoders:
-        folders.append(train_or_load_probe(spec, config, device).directory)
-        echo(f"{spec}: {folders[-1]}")
+    folders, threads = [], torch.get_num_threads()
+    torch.set_num_threads(PROFILE_THREADS.get(profile, threads))   # tiny and smoke probes train as a rebuild trains them
+    try:
+        for spec in encoders:
+            folders.append(train_or_load_probe(spec, config, device).directory)
+            echo(f"{spec}: {folders[-1]}")
+    finally: torch.set_num_threads(threads)
     return folders
 
 # %% ../nbs/90_cli.ipynb #a452e613
@@ -500,8 +504,10 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     runs_dir.mkdir(parents=True, exist_ok=True)
     executed, staging = runs_dir / f"{name}.ipynb", Path(tempfile.mkdtemp(prefix="report.", dir=runs_dir))
     running = staging / executed.name       # this run's own copy: two reports of one model never write the same file
-    previous, start = {k: os.environ.get(k) for k in ("VLCONCEPTS_OUTPUT", "VLCONCEPTS_PROFILE")}, time.time()
-    os.environ.update(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # figures/ and tables/ copies are thrown away
+    threads = str(kernel_threads(profile))   # a rebuild's threads: what the report trains lands in the cache the tables read
+    environment = dict(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads)
+    previous, start = {k: os.environ.get(k) for k in environment}, time.time()
+    os.environ.update(environment)          # figures/ and tables/ copies are thrown away
     try:
         papermill.execute_notebook(str(template), str(running), parameters=parameters, kernel_name=KERNEL_NAME,
                                    cwd=str(template.parent), progress_bar=False)
