@@ -49,9 +49,9 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
            'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
            'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
-           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'release_state',
-           'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
-           'packaged_release', 'default_checkpoint', 'release_path', 'trained_token_ids', 'load_toyclip_model',
+           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'trained_token_ids',
+           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint',
+           'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model',
            'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
@@ -908,11 +908,16 @@ def missed_bars(results: dict, bars: dict = ACCURACY_BARS) -> dict:
     return {k: (results[k], bar) for k, bar in bars.items() if results[k] < bar}
 
 # %% ../nbs/05_toyclip.ipynb #9aed176e
+def trained_token_ids(state: dict) -> torch.Tensor:
+    "The token ids a ToyCLIP training checkpoint or release `state` trained (the embedding rows a release keeps)."
+    return state["seen_tokens"].nonzero().flatten() if state.get("format") == CHECKPOINT_FORMAT else state["token_ids"]
+
+
 def release_state(state: dict, dtype: torch.dtype = torch.float16) -> dict:
     "The compact release dict of a training checkpoint `state` (fp16 weights, only the token-embedding rows training used)."
     if state.get("format") != CHECKPOINT_FORMAT: raise InputValidationError("release_state needs a training checkpoint (format toyclip-checkpoint).")
     weights = {k: (v.to(dtype) if v.is_floating_point() else v) for k, v in state["state_dict"].items() if k != "token_embedding.weight"}
-    ids = state["seen_tokens"].nonzero().flatten()
+    ids = trained_token_ids(state)
     return {"format": RELEASE_FORMAT, "version": 1, "model_name": state["model_name"], "model_config_json": state["model_config_json"],
             "training_config_json": state["training_config_json"], "step": state["step"], "seconds": state["seconds"],
             "history_json": state["history_json"], "weights": weights, "token_ids": ids,
@@ -1012,11 +1017,6 @@ def release_path(rest: str, default: Callable) -> tuple[Path, str | None]:
     return default() if rest in ("", "default") else (Path(rest).expanduser(), None)
 
 # %% ../nbs/05_toyclip.ipynb #5ff749d6
-def trained_token_ids(state: dict) -> torch.Tensor:
-    "The token ids a ToyCLIP training checkpoint or release `state` trained (the embedding rows a release keeps)."
-    return state["seen_tokens"].nonzero().flatten() if state.get("format") == CHECKPOINT_FORMAT else state["token_ids"]
-
-
 @register_backend("toyclip")
 def load_toyclip_model(rest: str, device) -> OpenCLIPModel:
     "`toyclip:default` (the committed release, SHA-checked) or `toyclip:<path>` (any ToyCLIP checkpoint) → `OpenCLIPModel`."
