@@ -30,8 +30,8 @@ __all__ = ['logger', 'IMCAPS_TYPES', 'STATE_CHANGE_VERBS', 'IMCAPS_VOCAB', 'NOUN
            'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'COCO_DATASET', 'image_side', 'bottom_height', 'stands_on',
            'imcaps_caption_holds', 'ImCapsPair', 'differing_words', 'draw_candidate_pair', 'make_imcaps_pair',
            'ImageCaptionPairs', 'export_controlled_imcaps', 'read_pair_records', 'load_controlled_imcaps',
-           'corpus_caption', 'caption_corpus', 'construction_shares', 'CaptionCorpus', 'export_captions',
-           'load_captions']
+           'negated_clause', 'corpus_caption', 'caption_corpus', 'construction_shares', 'CaptionCorpus',
+           'export_captions', 'load_captions']
 
 # %% ../nbs/04e_caption_data.ipynb #bca9d25f
 IMCAPS_TYPES = ("spatial-1", "spatial-2", "temporal", "verb-1", "verb-2", "adjective")
@@ -401,16 +401,22 @@ CAPTION_CORPUS_MIX = {  # share of each kind: one object usual; two objects, cou
 }
 
 
-def _negated_clause(rng: np.random.Generator) -> tuple[str, Scene]:
-    "'a cube that is not red' (colour, size or material) or 'a cube that is not on the left', true of a drawn scene."
-    scene = sample_scene(rng, (1, 4), IMCAPS_VOCAB, min_visible_pixels=0)
+def negated_clause(scene: Scene, rng: np.random.Generator) -> str:
+    """'a cube that is not red' (colour, size or material) or 'a cube that is not on the left', true of `scene`: one
+    object drawn by `rng` lacks the property (the probe corpus's 'negated-clause' kind; ToyCLIP's captioner writes it too)."""
     k = int(rng.integers(len(scene.objects)))
     obj, head = scene.objects[k], caption_object(scene.objects[k], ("shape",))
     side = image_side(scene, k)
-    if side is not None and rng.random() < 0.3: return f"{head} that is not on the {'right' if side == 'left' else 'left'}", scene
+    if side is not None and rng.random() < 0.3: return f"{head} that is not on the {'right' if side == 'left' else 'left'}"
     attribute = ("color", "size", "material")[int(rng.integers(3))]
     others = [str(v) for v in scene.vocab.values(attribute) if v is not None and v != getattr(obj, attribute)]
-    return f"{head} that is not {others[int(rng.integers(len(others)))]}", scene
+    return f"{head} that is not {others[int(rng.integers(len(others)))]}"
+
+
+def _negated_clause(rng: np.random.Generator) -> tuple[str, Scene]:
+    "A `negated_clause` and the scene it was drawn for (one to three objects of the ControlledImCaps vocabulary)."
+    scene = sample_scene(rng, (1, 4), IMCAPS_VOCAB, min_visible_pixels=0)
+    return negated_clause(scene, rng), scene
 
 # %% ../nbs/04e_caption_data.ipynb #b0f02003
 def corpus_caption(rng: np.random.Generator, kind: str) -> tuple[str, Scene]:

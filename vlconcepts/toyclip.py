@@ -23,7 +23,8 @@ import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import b
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
                              get_logger, pick_device, progress, quiet_root_logger, seed_everything)
 from .models import OpenCLIPModel, autocast_dtype, create_openclip, register_backend, register_openclip_config
-from .captions import FIELD_ORDER, RELATION_PHRASES, caption_scene
+from .captions import CAPTION_KINDS, FIELD_ORDER, RELATION_PHRASES, caption_scene
+from .caption_data import negated_clause
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RELATIONS, RENDER_VERSION, place_scene, relation_holds
 from .attribute_object_data import attribute_world_vocab
@@ -35,14 +36,14 @@ from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_G
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 'OPTIONAL_FIELDS', 'HARD_NEGATIVE_WORLDS',
-           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES',
-           'COLOR_SHAPE_LABELS', 'FULL_LABELS', 'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS',
-           'PART_COLOUR_READOUTS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name', 'register_toyclip_config',
-           'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8',
-           'sample_rows', 'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step',
-           'hard_negative_clip_loss', 'TrainingConfig', 'world_captioner', 'render_world_pool', 'color_theme',
-           'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
+__all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 'WORLD_CAPTION_KINDS', 'OPTIONAL_FIELDS',
+           'HARD_NEGATIVE_WORLDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'EVAL_COLORS', 'EVAL_SHAPES',
+           'EVAL_MATERIALS', 'EVAL_SIZES', 'COLOR_SHAPE_LABELS', 'FULL_LABELS', 'RECOGNITION_KINDS', 'WORLD_BARS',
+           'PART_COLOUR_KINDS', 'PART_COLOUR_READOUTS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name',
+           'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices',
+           'ScenePool', 'to_uint8', 'sample_rows', 'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step',
+           'hard_negative_clip_loss', 'weight_table', 'TrainingConfig', 'world_captioner', 'render_world_pool',
+           'color_theme', 'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
            'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows',
            'training_batch', 'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training',
            'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
@@ -235,6 +236,18 @@ def hard_negative_clip_loss(image_features: torch.Tensor, text_features: torch.T
     logits = logit_scale * image_features @ text_features.T
     return (torch.nn.functional.cross_entropy(logits, labels) + torch.nn.functional.cross_entropy(logits[:, :n].T, labels)) / 2
 
+# %% ../nbs/05_toyclip.ipynb #0ad0a348
+WORLD_CAPTION_KINDS = CAPTION_KINDS + ("negated-clause",)  # the caption kinds `TrainingConfig.caption_kinds` may weigh
+
+
+def weight_table(name: str, table: dict, known: Sequence[str] | None = None) -> dict:
+    "`table` (choice → weight) with string keys and float weights; an error naming `name` if a weight is negative, none is positive or a key is not `known`."
+    if not table or any(float(w) < 0 for w in table.values()) or sum(float(w) for w in table.values()) <= 0:
+        raise InputValidationError(f"{name} must map choices to non-negative weights with a positive sum, got {table}.")
+    if known is not None and (unknown := sorted(set(map(str, table)) - set(known))):
+        raise InputValidationError(f"{name}: unknown kinds {unknown}; use {', '.join(known)}.")
+    return {str(k): float(v) for k, v in table.items()}
+
 # %% ../nbs/05_toyclip.ipynb #64036992
 @dataclass
 class TrainingConfig:
@@ -269,10 +282,6 @@ class TrainingConfig:
         for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes", "theme_colors"):
             if int(getattr(self, name)) < 1: raise InputValidationError(f"TrainingConfig.{name} must be positive, got {getattr(self, name)}.")
         if self.batch_size < 2: raise InputValidationError("TrainingConfig.batch_size must be at least 2 (a contrastive loss needs negatives).")
-        for name in ("object_counts", "caption_kinds"):
-            table = getattr(self, name)
-            if not table or any(float(w) < 0 for w in table.values()) or sum(float(w) for w in table.values()) <= 0:
-                raise InputValidationError(f"TrainingConfig.{name} must map choices to non-negative weights with a positive sum, got {table}.")
         for name in ("themed_fraction", "material_themed_fraction"):
             if not 0 <= float(getattr(self, name)) <= 1: raise InputValidationError(f"TrainingConfig.{name} must be in [0, 1], got {getattr(self, name)}.")
         if float(self.themed_fraction) + float(self.material_themed_fraction) > 1:
@@ -282,9 +291,9 @@ class TrainingConfig:
         phases = int(self.text_steps), int(self.text_pool_steps), int(self.joint_steps_after_text)
         if min(phases) < 0 or (phases[2] and not phases[0]): raise InputValidationError(f"TrainingConfig.text_steps, text_pool_steps "
             f"and joint_steps_after_text must be 0 or more, and joint steps after the text phase need one (text_steps > 0); got {phases}.")
-        self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
+        self.object_counts = weight_table("TrainingConfig.object_counts", self.object_counts)
+        self.caption_kinds = weight_table("TrainingConfig.caption_kinds", self.caption_kinds, WORLD_CAPTION_KINDS)
         self.worlds, self.text_worlds = check_mixture(self.worlds), (check_mixture(self.text_worlds) if self.text_worlds else {})
-        self.caption_kinds = {str(k): float(v) for k, v in self.caption_kinds.items()}
 
 # %% ../nbs/05_toyclip.ipynb #b2896ab1
 @patch
@@ -321,11 +330,13 @@ def _choose(table: dict, rng: np.random.Generator) -> str:
 
 
 def world_captioner(caption_kinds: dict) -> Callable:
-    "A `captioner(scene, rng)` drawing the caption kind from `caption_kinds` and a random subset of attributes (shape always)."
+    """A `captioner(scene, rng)` drawing the caption kind from `caption_kinds` (`WORLD_CAPTION_KINDS`) and a random subset
+    of attributes (shape always; a negated caption always names the colour, so some combination is absent from the scene)."""
     def captioner(scene, rng: np.random.Generator) -> str:
         kind = _choose(caption_kinds, rng)
         if kind == "relational" and len(scene.objects) < 2: kind = "single"
-        fields = tuple(f for f in OPTIONAL_FIELDS if rng.random() < 0.5) + ("shape",)
+        if kind == "negated-clause": return negated_clause(scene, rng)
+        fields = tuple(f for f in OPTIONAL_FIELDS if (f == "color" and kind == "negated") or rng.random() < 0.5) + ("shape",)
         return caption_scene(scene, kind, rng, fields=fields)
     return captioner
 
