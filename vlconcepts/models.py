@@ -29,13 +29,14 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG',
-           'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec', 'import_plugins', 'spec_backend',
-           'load_model', 'check_batch_size', 'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict',
-           'VLModel', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts',
-           'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'absolute_spec',
-           'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'HFProcessorMixin', 'HFCLIPModel',
-           'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
-           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec', 'import_plugins', 'did_you_mean',
+           'spec_backend', 'load_model', 'check_batch_size', 'image_batches', 'autocast_dtype', 'autocast',
+           'hash_state_dict', 'VLModel', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
+           'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
+           'OpenCLIPModel', 'absolute_spec', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
+           'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
+           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config',
+           'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -102,6 +103,17 @@ def import_plugins(plugins: str | None = None) -> list[str]:
         _PLUGINS[name] = module
     return names
 
+# %% ../nbs/01_models.ipynb #40fc4744
+def did_you_mean(name: str, known: Sequence[str], n: int = 3) -> str:
+    "' Did you mean …?' naming up to `n` of `known` closest to `name` (same letters up to case and '/'/'-', then spelling); '' if none is close."
+    import difflib
+    folded = {k.lower().replace("/", "-"): k for k in known}
+    key = name.lower().replace("/", "-")
+    close = [folded[k] for k in difflib.get_close_matches(key, list(folded), n=n, cutoff=0.75)]
+    close = ([folded[key]] if key in folded and folded[key] != name else []) + [c for c in close if c != name]
+    close = list(dict.fromkeys(close))[:n]
+    return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
 # %% ../nbs/01_models.ipynb #00ed791e
 def _backend(prefix: str) -> Callable:
     "The loader registered for `prefix`, importing its module from `BACKEND_MODULES` on first use; `ModelSpecError` otherwise."
@@ -112,7 +124,7 @@ def _backend(prefix: str) -> Callable:
             raise ModelSpecError(f"The backend module {BACKEND_MODULES[prefix]} of '{prefix}:' specs failed to import: "
                                  f"{type(e).__name__}: {e}") from e
     if prefix not in _BACKENDS:
-        raise ModelSpecError(f"Unknown model prefix {prefix!r}. {_spec_help()} A backend defined in another module registers "
+        raise ModelSpecError(f"Unknown model prefix {prefix!r}.{did_you_mean(prefix, known_prefixes())} {_spec_help()} A backend defined in another module registers "
                              "when that module is imported (`@register_backend(prefix)`): import it first, name it in $VLCONCEPTS_PLUGINS "
                              "(`vlconcepts report --plugin my_models.py`: a kernel imports it too), or add its prefix and module "
                              "to `vlconcepts.models.BACKEND_MODULES`.")
@@ -522,9 +534,9 @@ def _ensure_openclip_arch(arch: str):
     if arch in _BUILTIN_OPENCLIP_CONFIGS and arch not in open_clip.list_models():
         register_openclip_config(_BUILTIN_OPENCLIP_CONFIGS[arch], arch)
     if open_clip.get_model_config(arch) is None:
-        close = [m for m in open_clip.list_models() if arch.lower().replace("/", "-") in m.lower()][:8]
-        raise ModelSpecError(f"open_clip has no architecture {arch!r}" + (f" (did you mean {close}?)" if close else "")
-                             + ". See open_clip.list_models(), or register a config with register_openclip_config(path, name).")
+        known = list(dict.fromkeys([*open_clip.list_models(), *_BUILTIN_OPENCLIP_CONFIGS]))
+        raise ModelSpecError(f"open_clip has no architecture {arch!r}.{did_you_mean(arch, known)} See open_clip.list_models(), "
+                             "or register a config with register_openclip_config(path, name).")
 
 
 def _load_openclip_checkpoint(clip, arch: str, path: Path):
@@ -582,8 +594,8 @@ def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: i
     if weights and path is None:
         tags = open_clip.list_pretrained_tags_by_model(arch)
         if weights not in tags:
-            raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}; "
-                                 f"known tags: {tags or 'none'}.")
+            raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}.{did_you_mean(weights, tags)} "
+                                 f"Its known tags: {tags or 'none'}.")
         try:
             with quiet_root_logger(logging.CRITICAL): return open_clip.create_model(arch, pretrained=weights, device=device)
         except RuntimeError as error:              # open_clip wraps every failed download in a RuntimeError
