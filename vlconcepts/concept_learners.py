@@ -130,7 +130,7 @@ class ConceptLearner(nn.Module):
 def _fit(model: nn.Module, loss_fn: Callable, tensors: Sequence[torch.Tensor], *, epochs: int, batch_size: int,
          lr: float = 1e-3, seed: int = 0, desc: str = "train", parameters=None, step_hook: Optional[Callable] = None,
          show_progress: bool = True) -> list:
-    "Minimise `loss_fn(*batch)` over shuffled mini-batches of `tensors` with Adam; returns the per-epoch mean losses."
+    "Minimise `loss_fn(*batch)` over shuffled mini-batches of `tensors` with Adam; returns the per-epoch mean losses (over the samples trained on)."
     if epochs < 0 or batch_size < 1: raise InputValidationError(f"need epochs >= 0 and batch_size >= 1; got {epochs}, {batch_size}.")
     device = next(model.parameters()).device
     params = [p for p in (parameters if parameters is not None else model.parameters()) if p.requires_grad]
@@ -139,16 +139,16 @@ def _fit(model: nn.Module, loss_fn: Callable, tensors: Sequence[torch.Tensor], *
     n, history, step = len(tensors[0]), [], 0
     model.train()
     for _ in (progress(range(epochs), desc=desc) if show_progress else range(epochs)):
-        order, total = torch.randperm(n, generator=generator), 0.0
+        order, total, seen = torch.randperm(n, generator=generator), 0.0, 0
         for s in range(0, n, batch_size):
             idx = order[s:s + batch_size]
             if len(idx) < 2 and n >= 2: continue               # BatchNorm needs two samples
             batch = [t[idx].to(device) for t in tensors]
             loss = loss_fn(*batch)
             optimiser.zero_grad(); loss.backward(); optimiser.step()
-            total += loss.item() * len(idx); step += 1
+            total += loss.item() * len(idx); seen += len(idx); step += 1
             if step_hook is not None: step_hook(step)
-        history.append(total / n)
+        history.append(total / seen if seen else math.nan)
     model.eval()
     return history
 

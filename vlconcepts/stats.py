@@ -31,7 +31,8 @@ def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", d
 # %% ../nbs/00b_stats.ipynb #ce05ff33
 def seed_spread(values) -> tuple[float, float, int]:
     "(mean, standard error, n) of the finite `values`; the error is NaN for fewer than two values."
-    x = np.asarray(pd.Series(values, dtype=float).dropna(), dtype=float)
+    x = np.asarray(pd.Series(values, dtype=float), dtype=float)
+    x = x[np.isfinite(x)]                                                # NaN and ±inf are no seed's value
     if len(x) == 0: return (math.nan, math.nan, 0)
     if (x == x[0]).all(): return (float(x[0]), 0.0 if len(x) > 1 else math.nan, len(x))   # equal seeds: no spread, exactly
     se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
