@@ -388,7 +388,14 @@ one thread each, two at a time, with `--tie-worlds`: per tiny world of tests/tes
 prompt pairs at cosine >= 0.99 (`ties/<world>`) and the untrained words of the probes' world draw. Seed 0 of each is
 measured (the release; the candidate's record). No reading and nothing adopted: the candidate stays not adopted under
 its own rule, no seed is chosen, and any later release needs its own rule written before its runs. What the four runs
-show goes to the owner with the question of rule (b)."""
+show goes to the owner with the question of rule (b).
+Measured 2026-11-29 on this 2-core CPU, one thread each, beside a cold `make figures` and each other (so the training
+times, 1,006-2,118 s, are not comparable; records in benchmarks/measured/2026-11-29_cpu_toyclip_tie_worlds_seeds.jsonl,
+seed 0 of each in benchmarks/measured/2026-11-29_cpu_toyclip_negation_counts.txt). Tied pairs (worlds with a tie), seeds
+0 / 1 / 2: the release's recipe 53 (4) / 40 (4) / 46 (4), the candidate's 39 (5) / 49 (3) / 28 (5); recognition mean
+0.734 / 0.731 / 0.729 against 0.734 / 0.721 / 0.727. Which worlds tie moves with the seed in both recipes: the
+release's own recipe ties a MAC pair at seeds 1 and 2, where the release (seed 0) ties none, and the MIT-States pairs
+only at seed 0. The candidate knows every word of the world draw at every seed."""
 import argparse
 import json
 from itertools import combinations
