@@ -109,9 +109,8 @@ def did_you_mean(name: str, known: Sequence[str], n: int = 3) -> str:
     import difflib
     folded = {k.lower().replace("/", "-"): k for k in known}
     key = name.lower().replace("/", "-")
-    close = [folded[k] for k in difflib.get_close_matches(key, list(folded), n=n, cutoff=0.75)]
-    close = ([folded[key]] if key in folded and folded[key] != name else []) + [c for c in close if c != name]
-    close = list(dict.fromkeys(close))[:n]
+    close = ([folded[key]] if key in folded else []) + [folded[k] for k in difflib.get_close_matches(key, list(folded), n=n, cutoff=0.75)]
+    close = [c for c in dict.fromkeys(close) if c != name][:n]
     return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 # %% ../nbs/01_models.ipynb #00ed791e
