@@ -42,18 +42,18 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'PART_COLOUR_KINDS', 'PART_COLOUR_READOUTS', 'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name',
            'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward', 'unique_caption_indices',
            'ScenePool', 'to_uint8', 'sample_rows', 'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step',
-           'hard_negative_clip_loss', 'weight_table', 'TrainingConfig', 'world_captioner', 'render_world_pool',
-           'color_theme', 'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
-           'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows',
-           'training_batch', 'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training',
-           'train_toyclip', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates',
-           'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task',
-           'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
-           'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
-           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'trained_token_ids',
-           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint',
-           'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model',
-           'untrained_words']
+           'hard_negative_clip_loss', 'weight_table', 'TrainingConfig', 'weighted_choice', 'world_captioner',
+           'render_world_pool', 'color_theme', 'material_captioner', 'world_theme', 'hard_negative_captioner',
+           'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
+           'training_parts', 'training_rows', 'training_batch', 'toyclip_step', 'pool_index', 'encode_pool',
+           'text_phase_step', 'resume_training', 'train_toyclip', 'caption', 'clip_scores', 'eval_scenes',
+           'single_object_accuracy', 'binding_candidates', 'candidate_scores', 'binding_accuracy',
+           'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size', 'world_recognition',
+           'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
+           'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
+           'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'verify_sha256',
+           'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
+           'default_checkpoint', 'release_path', 'load_toyclip_model', 'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -323,7 +323,8 @@ def from_json(cls: TrainingConfig, text: str) -> TrainingConfig:
 OPTIONAL_FIELDS = ("size", "color", "material")  # attributes a caption may name besides the shape
 
 
-def _choose(table: dict, rng: np.random.Generator) -> str:
+def weighted_choice(table: dict, rng: np.random.Generator) -> str:
+    "A key of `table` drawn by `rng` with probability proportional to its weight."
     keys = list(table)
     weights = np.asarray([table[k] for k in keys], dtype=float)
     return keys[rng.choice(len(keys), p=weights / weights.sum())]
@@ -333,7 +334,7 @@ def world_captioner(caption_kinds: dict) -> Callable:
     """A `captioner(scene, rng)` drawing the caption kind from `caption_kinds` (`WORLD_CAPTION_KINDS`) and a random subset
     of attributes (shape always; a negated caption always names the colour, so some combination is absent from the scene)."""
     def captioner(scene, rng: np.random.Generator) -> str:
-        kind = _choose(caption_kinds, rng)
+        kind = weighted_choice(caption_kinds, rng)
         if kind == "relational" and len(scene.objects) < 2: kind = "single"
         if kind == "negated-clause": return negated_clause(scene, rng)
         fields = tuple(f for f in OPTIONAL_FIELDS if (f == "color" and kind == "negated") or rng.random() < 0.5) + ("shape",)

@@ -33,14 +33,14 @@ from .world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_GRA
                                       check_mixture, mixture_caption_pair, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups, probe_accuracy,
                                 read_checkpoint, read_verified_checkpoint, release_path, resume_training,
-                                save_checkpoint, sha256_of, to_uint8)
+                                save_checkpoint, sha256_of, to_uint8, weight_table, weighted_choice, OPTIONAL_FIELDS)
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'MAX_TEXT_TOKENS', 'TOYITM_STEMS', 'OPTIONAL_FIELDS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS',
-           'TOYITM_MIXTURE', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS',
-           'EDIT_KIND_NAMES', 'NEUTRAL_CAPTION', 'PROBE_ATTRIBUTES', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
+__all__ = ['logger', 'MAX_TEXT_TOKENS', 'TOYITM_STEMS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'TOYITM_MIXTURE',
+           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'EDIT_KIND_NAMES',
+           'NEUTRAL_CAPTION', 'PROBE_ATTRIBUTES', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
            'toyitm_processor', 'create_toyitm', 'ConvStem', 'itm_captions', 'same_world_donors', 'object_value_words',
            'shown_values', 'surely_false', 'render_itm_pool', 'world_itm_captions', 'itm_batch', 'itm_logits',
            'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm', 'itm_eval_pairs', 'score_eval_pairs',
@@ -151,18 +151,9 @@ class ConvStem(nn.Module):
     def forward(self, pixels: torch.Tensor) -> torch.Tensor: return self.layers(pixels)
 
 # %% ../nbs/05b_toyitm.ipynb #9664a36f
-OPTIONAL_FIELDS = ("size", "color", "material")  # attributes a caption may name besides the shape
-
-
-def _choose(table: dict, rng: np.random.Generator) -> str:
-    keys = list(table)
-    weights = np.asarray([table[k] for k in keys], dtype=float)
-    return keys[rng.choice(len(keys), p=weights / weights.sum())]
-
-
 def itm_captions(scene, rng: np.random.Generator, caption_kinds: dict, field_probability: float = 0.5) -> tuple[str, str]:
     "A true caption of `scene` and a false one of the same kind naming the same attributes (`captions.false_caption`)."
-    kind = _choose(caption_kinds, rng)
+    kind = weighted_choice(caption_kinds, rng)
     if kind in ("relational", "multi") and len(scene.objects) < 2: kind = "single"
     p = field_probability / 2 if kind == "relational" else field_probability
     fields = tuple(f for f in OPTIONAL_FIELDS if rng.random() < p) + ("shape",)
@@ -311,17 +302,12 @@ class ToyITMConfig:
             raise InputValidationError(f"ToyITMConfig.schedule_steps ({self.schedule_steps}) must be 0 (= steps) or at least steps ({self.steps}).")
         for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes"):
             if int(getattr(self, name)) < 1: raise InputValidationError(f"ToyITMConfig.{name} must be positive, got {getattr(self, name)}.")
-        for name, table in (("object_counts", self.object_counts), ("caption_kinds", self.caption_kinds)):
-            if not table or any(float(w) < 0 for w in table.values()) or sum(float(w) for w in table.values()) <= 0:
-                raise InputValidationError(f"ToyITMConfig.{name} must map choices to non-negative weights with a positive sum, got {table}.")
-        unknown = set(self.caption_kinds) - {"single", "multi", "relational"}
-        if unknown: raise InputValidationError(f"ToyITMConfig.caption_kinds: unknown kinds {sorted(unknown)}; use single, multi, relational.")
+        self.object_counts = weight_table("ToyITMConfig.object_counts", self.object_counts)
+        self.caption_kinds = weight_table("ToyITMConfig.caption_kinds", self.caption_kinds, ("single", "multi", "relational"))
         self.worlds = check_mixture(self.worlds)
         if self.false_captions not in FALSE_CAPTIONS: raise InputValidationError(f"ToyITMConfig.false_captions={self.false_captions!r}: use one of {FALSE_CAPTIONS}.")
         for name in ("field_probability", "easy_negative_fraction"):
             if not 0 <= float(getattr(self, name)) <= 1: raise InputValidationError(f"ToyITMConfig.{name} must be in [0, 1], got {getattr(self, name)}.")
-        self.object_counts = {str(k): float(v) for k, v in self.object_counts.items()}
-        self.caption_kinds = {str(k): float(v) for k, v in self.caption_kinds.items()}
 
     def to_json(self) -> str: return json.dumps(asdict(self), sort_keys=True)
 
