@@ -7,6 +7,7 @@ writes the halves of runs that are resumed across process counts; the tests comp
 timm, which fails on this machine's CPU torch + CUDA torchvision wheel (`operator torchvision::nms does not exist`)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -20,6 +21,7 @@ sys.path.insert(0, str(SCRIPTS))
 from common import CHUNK_SIZE, CONFIG, HALF, ITEMS, TEXTS, TokenRegression, fake_features, regression_data  # noqa: E402
 
 from vlconcepts.cache import CacheKey, FeatureCache, cached_activations, cached_text_features  # noqa: E402
+from vlconcepts.core import pick_device  # noqa: E402
 from vlconcepts.probes import fit  # noqa: E402
 
 
@@ -61,10 +63,19 @@ def test_sharded_extraction_equals_one_process(two_processes, tmp_path):
     assert calls[0]["second"] == calls[1]["second"] == []       # the second call is a hit in both processes
     entries = [p for p in (two_processes / "cache").glob("*/activations-fake-encoder-*")]
     assert len(entries) == 1 and sorted(p.name for p in entries[0].iterdir()) == ["meta.json", "result.pt"]
-    counted = []
-    one = cached_activations("fake-encoder", lambda c: counted.append(1) or fake_features(c), ITEMS, chunk_size=CHUNK_SIZE,
-                             cache=FeatureCache(two_processes / "cache"))
-    assert torch.equal(one, single) and counted == []           # one process reads the two-process entry as a hit
+    counted, threads = [], torch.get_num_threads()
+    read = lambda root: cached_activations("fake-encoder", lambda c: counted.append(1) or fake_features(c), ITEMS,
+                                           chunk_size=CHUNK_SIZE, cache=FeatureCache(root))
+    shutil.copytree(two_processes / "cache", tmp_path / "copy")
+    try:
+        torch.set_num_threads(1)                # the launched processes computed on one thread each (cache.compute_context)
+        one = read(two_processes / "cache")
+        assert torch.equal(one, single) and counted == []       # one process on one thread reads the two-process entry as a hit
+        if pick_device("auto").type == "cpu":
+            torch.set_num_threads(2)
+            read(tmp_path / "copy")
+            assert counted                                      # on two threads it is another entry: computed, not read
+    finally: torch.set_num_threads(threads)
 
 
 def test_sharded_text_features_of_a_real_model(two_processes, tmp_path):

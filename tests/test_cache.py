@@ -43,7 +43,8 @@ def expected(items):
 def test_sigkill_midway_then_resume_recomputes_only_missing_chunks(tmp_path):
     root, log = tmp_path / "cache", tmp_path / "chunks.log"
     items = list(range(N_ITEMS))
-    key = fc.CacheKey("activations:slow", fc.dataset_fingerprint(items))
+    key = fc.CacheKey("activations:slow", fc.dataset_fingerprint(items),
+                      context=fc.compute_context(threads=1))   # the child's key: it runs on one thread
     chunks_dir = fc.FeatureCache(root).entry_dir(key) / "chunks"
     env = {**os.environ, "VLCONCEPTS_PROGRESS": "0", "OMP_NUM_THREADS": "1"}
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(root), str(log)], env=env,

@@ -22,16 +22,17 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 
-from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_path, atomic_write, cache_dir, folder_size, get_logger, progress)
+from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_path, atomic_write, cache_dir, folder_size, get_logger, pick_device, progress)
 from .models import warn_indistinct_texts
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR', 'RESULTS_SPEC', 'RESULT_PICKLE',
-           'dataset_fingerprint', 'CacheKey', 'FeatureCache', 'DistributedWorld', 'distributed_world',
-           'cached_image_features', 'cached_text_features', 'cached_activations', 'cached_image_tokens', 'code_digest',
-           'result_key', 'cached_result', 'list_entries', 'format_entries', 'cache_size', 'clear']
+           'dataset_fingerprint', 'compute_context', 'CacheKey', 'FeatureCache', 'DistributedWorld',
+           'distributed_world', 'cached_image_features', 'cached_text_features', 'cached_activations',
+           'cached_image_tokens', 'code_digest', 'result_key', 'cached_result', 'list_entries', 'format_entries',
+           'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -115,22 +116,31 @@ def dataset_fingerprint(items, files: bool = False, content_hash: bool = False) 
     _add_item(hasher, items, files, content_hash)
     return hasher.hexdigest()
 
-# %% ../nbs/02_cache.ipynb #61e6c098
+# %% ../nbs/02_cache.ipynb #b8786735
+def compute_context(device: str | torch.device = "auto", threads: Optional[int] = None) -> str:
+    """Where a cached value is computed, as far as it moves the bits: the accelerator's kind, else `cpu-<n>-threads`
+    (`device` resolved by `pick_device`; `threads` default: this process's torch thread count)."""
+    device = pick_device(device)
+    return device.type if device.type != "cpu" else f"cpu-{threads or torch.get_num_threads()}-threads"
+
+# %% ../nbs/02_cache.ipynb #5f0816aa
 def _slug(text: str, max_len: int = 80) -> str:
     "A file-name-safe version of `text`: runs of other characters become '-'."
     slug = re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-.") or "none"
     return slug[:max_len]
 
 
+# %% ../nbs/02_cache.ipynb #61e6c098
 @dataclass(frozen=True)
 class CacheKey:
-    "Identity of one cache entry: model, dataset fingerprint, what was computed and extra parameters."
+    "Identity of one cache entry: model, dataset fingerprint, what was computed, extra parameters and where (`compute_context`)."
     what: str
     dataset_fingerprint: str
     model_spec: str = ""
     model_fingerprint: str = ""
     model_kind: str = ""
     extra: dict = field(default_factory=dict)
+    context: str = field(default_factory=lambda: compute_context())   # where it is computed: thread count or accelerator
 
     def __post_init__(self):
         if not isinstance(self.what, str) or not self.what.strip():
@@ -155,9 +165,9 @@ class CacheKey:
 
     @property
     def digest(self) -> str:
-        "Hex digest of everything that determines the result (model fingerprint, data, what, extra)."
-        identity = json.dumps({"model": self.model_fingerprint, "data": self.dataset_fingerprint,
-                               "what": self.what, "extra": self.extra}, sort_keys=True)
+        "Hex digest of everything that determines the result (model fingerprint, data, what, extra, context)."
+        identity = json.dumps({"model": self.model_fingerprint, "data": self.dataset_fingerprint, "what": self.what,
+                               "extra": self.extra, "context": self.context}, sort_keys=True)
         return hashlib.blake2b(identity.encode(), digest_size=_DIGEST_SIZE).hexdigest()
 
     @property
@@ -331,7 +341,7 @@ def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_s
     if meta is None:
         if entry.exists(): shutil.rmtree(entry)
         meta = {"key": key.digest, "what": key.what, "spec": key.model_spec, "model_fingerprint": key.model_fingerprint,
-                "kind": key.model_kind, "dataset_fingerprint": key.dataset_fingerprint, "extra": key.extra,
+                "kind": key.model_kind, "dataset_fingerprint": key.dataset_fingerprint, "extra": key.extra, "context": key.context,
                 "n_items": n_items, "chunk_size": chunk_size, "n_chunks": len(_chunk_bounds(n_items, chunk_size)),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "complete": False, "shape": None, "dtype": None}
         _write_meta(entry, meta)

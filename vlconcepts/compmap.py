@@ -25,7 +25,8 @@ from fastcore.basics import patch
 from torch import nn
 
 from .attribute_object_data import export_mit_states, load_mit_states
-from .cache import cached_activations, cached_image_features, cached_text_features, dataset_fingerprint
+from .cache import (cached_activations, cached_image_features, cached_text_features, compute_context,
+                              dataset_fingerprint)
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
 from .scenes import RENDER_VERSION
@@ -365,8 +366,9 @@ def _train_epochs(model, config, x, y, pa, po, seen_columns, val, device):
     return best, history
 
 # %% ../nbs/10_compmap.ipynb #d297fa10
-def _composition_cache_path(name: str, inputs: list, config: CompositionConfig) -> Path:
-    digest = dataset_fingerprint([*inputs, json.dumps(asdict(config), sort_keys=True)])
+def _composition_cache_path(name: str, inputs: list, config: CompositionConfig, context: str) -> Path:
+    "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`)."
+    digest = dataset_fingerprint([*inputs, json.dumps(asdict(config), sort_keys=True), context])
     return cache_dir() / "compmap" / "composition" / f"{name}-{digest[:20]}.pt"
 
 
@@ -381,17 +383,18 @@ def fit_composition_model(x_train, y_train, x_val, y_val, pairs, seen, attr_vect
     build = lambda: CompositionModel(attr_vectors, obj_vectors, x_train.shape[1], input_projection=config.input_projection,
                                      projection_dim=config.projection_dim, init_temperature=config.init_temperature,
                                      max_scale=config.max_scale)
+    device = pick_device(device)
+    threads = config.cpu_threads or (1 if x_train.shape[1] * int(seen.sum()) < 200_000 else torch.get_num_threads())
     path = _composition_cache_path(name, [x_train, y_train, x_val, y_val, torch.as_tensor(np.asarray(pairs)), seen,
-                                          torch.as_tensor(np.asarray(attr_vectors)), torch.as_tensor(np.asarray(obj_vectors))], config)
+                                          torch.as_tensor(np.asarray(attr_vectors)), torch.as_tensor(np.asarray(obj_vectors))],
+                                   config, compute_context(device, threads))
     if use_cache and path.is_file():
         saved = torch.load(path, weights_only=False)
         with torch.random.fork_rng(devices=[]): model = build()
         model.load_state_dict(saved["state_dict"])
         return CompositionRun(model.eval(), saved["best_epoch"], saved["best_val_auc"], saved["history"])
-    device = pick_device(device)
     seed_everything(config.seed)
     model = build().to(device)
-    threads = config.cpu_threads or (1 if x_train.shape[1] * int(seen.sum()) < 200_000 else torch.get_num_threads())
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
     pa, po = (t.to(device) for t in _pair_index(pairs))
@@ -595,8 +598,10 @@ def toyclip_width_spec(width: int, steps: int = 150, seed: int = 0, device="auto
     config = TrainingConfig(model=toyclip_config(vision_width=width, text_width=text_width), steps=steps, seed=seed,
                             batch_size=batch_size, pool_size=pool_size, warmup_steps=min(50, steps // 5),
                             eval_every=steps, checkpoint_every=steps)
+    context = compute_context(device, cpu_threads)     # the default (one CPU thread) keeps the folder's old name
     run_dir = (cache_dir() / "compmap" / "toyclip-widths"   # the render version too: new worlds, a new run
-               / f"w{width}-t{text_width}-steps{steps}-b{batch_size}-seed{seed}-render{config.render_version}")
+               / (f"w{width}-t{text_width}-steps{steps}-b{batch_size}-seed{seed}-render{config.render_version}"
+                  + ("" if context == "cpu-1-threads" else f"-{context}")))
     previous = torch.get_num_threads()
     if cpu_threads: torch.set_num_threads(cpu_threads)  # one thread: these small models spend multi-thread time in barriers
     try: train_toyclip(config, run_dir, device=device)
