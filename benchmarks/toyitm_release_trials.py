@@ -7,7 +7,7 @@
 
 `train` trains one ToyITM with the release's settings (`toyitm.ToyITMConfig()`: the world mixture, 8,000 steps) except
 the variant's and `seed`, in the cache folder the experiment notebook uses for that config
-(`$VLCONCEPTS_CACHE/toyitm-runs/tiny-seed<seed>-<digest of the config and thread count>`, so a finished run is reused by `make figures`; a killed
+(`$VLCONCEPTS_CACHE/toyitm-runs/tiny-seed<seed>-<digest of the config, thread count and trainer's code>`, so a finished run is reused by `make figures`; a killed
 one resumes). It then scores the run with `toyitm.evaluate_itm` on the experiment's test sizes and seed (400 close-ups,
 400 CLEVR-view scenes, 400 close-ups of each of the attribute and bird worlds, 200 binding and 200 relational scenes,
 test seed 2024) and writes `<out>/<variant>-seed<seed>.json`. `report` prints every run, the mean ± sd per variant, and
@@ -154,7 +154,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import load  # noqa: E402
 
-from vlconcepts.cache import compute_context, dataset_fingerprint  # noqa: E402
+from vlconcepts.cache import code_digest, compute_context, dataset_fingerprint  # noqa: E402
 from vlconcepts.core import atomic_write, cache_dir  # noqa: E402
 from vlconcepts.toyitm import (CLOSE_UP_WORLDS, ToyITMConfig, evaluate_itm, itm_eval_fn, toyitm_config,  # noqa: E402
                                train_toyitm, world_edit_accuracies)
@@ -180,7 +180,7 @@ TRIALS = (("edit", "independent"), ("clevr-close-ups", "independent"), ("clevr-c
 
 def run_dir_of(config: ToyITMConfig) -> Path:
     "The experiment notebook's run folder for `config` in the tiny profile, on the CPU at this process's thread count."
-    digest = dataset_fingerprint([config.to_json(), compute_context("cpu")])[:12]
+    digest = dataset_fingerprint([config.to_json(), compute_context("cpu"), code_digest("vlconcepts.toyitm", "vlconcepts.toyclip")])[:12]
     return cache_dir() / "toyitm-runs" / f"tiny-seed{config.seed}-{digest}"
 
 

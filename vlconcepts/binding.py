@@ -18,7 +18,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .cache import cached_activations, cached_image_features, cached_text_features, dataset_fingerprint
+from .cache import cached_activations, cached_image_features, cached_text_features, code_digest, dataset_fingerprint
 from .core import (InputValidationError, cache_dir, get_logger, paper_table, paper_tables, pick_device, progress,
                              save_table, seed_everything)
 from .czsl import apply_bias, choose_bias
@@ -464,7 +464,8 @@ def binding_scores(kind: str, data: BindingTask, clip, seed: int = 0, epochs: in
     if kind == "clip":
         return score_candidates(model.to(pick_device(device)), inputs.to(pick_device(device)), data, everything)
     subset = "all" if train_indices is None else dataset_fingerprint(np.asarray(train_indices).tolist())
-    extra = {"kind": kind, "seed": seed, "epochs": epochs, "prompt": prompt, "train": subset, "adam": adam_implementation(pick_device(device)), **settings}
+    extra = {"kind": kind, "seed": seed, "epochs": epochs, "prompt": prompt, "train": subset, "adam": adam_implementation(pick_device(device)),
+             "code": code_digest("vlconcepts.binding"), **settings}   # an edit to the training code retrains
 
     def run(_):
         feats = inputs.to(pick_device(device)) if isinstance(inputs, torch.Tensor) else inputs

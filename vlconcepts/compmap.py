@@ -25,8 +25,8 @@ from fastcore.basics import patch
 from torch import nn
 
 from .attribute_object_data import export_mit_states, load_mit_states
-from .cache import (cached_activations, cached_image_features, cached_text_features, compute_context,
-                              dataset_fingerprint)
+from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest,
+                              compute_context, dataset_fingerprint)
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
 from .scenes import RENDER_VERSION
@@ -367,8 +367,8 @@ def _train_epochs(model, config, x, y, pa, po, seen_columns, val, device):
 
 # %% ../nbs/10_compmap.ipynb #d297fa10
 def _composition_cache_path(name: str, inputs: list, config: CompositionConfig, context: str) -> Path:
-    "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`)."
-    digest = dataset_fingerprint([*inputs, json.dumps(asdict(config), sort_keys=True), context])
+    "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`) by this module's code."
+    digest = dataset_fingerprint([*inputs, json.dumps(asdict(config), sort_keys=True), context, code_digest("vlconcepts.compmap")])
     return cache_dir() / "compmap" / "composition" / f"{name}-{digest[:20]}.pt"
 
 

@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from torch import nn
 
-from .cache import cached_activations, cached_image_tokens, cached_result
+from .cache import cached_activations, cached_image_tokens, cached_result, code_digest
 from .core import InputValidationError, cache_dir, get_logger, is_whole_number, progress, seed_everything
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .scenes import RENDER_VERSION
@@ -579,7 +579,8 @@ def run_method(name: str, vl_model, dataset: AttributeObjectDataset, *, epochs: 
         return torch.cat([score_pairs(model, cls[chunk], patches[chunk], spaces[w]) for w in ("closed", "open")], dim=1)
 
     scores = cached_activations(f"mac-scores:{name}", train_and_score, images, model=vl_model, chunk_size=len(images),
-                                extra={"config": asdict(config), "split": split}, dataset_key=f"{dataset.fingerprint}:{split}")
+                                extra={"config": asdict(config), "split": split, "code": code_digest("vlconcepts.mac")},
+                                dataset_key=f"{dataset.fingerprint}:{split}")
     n_closed = len(spaces["closed"])
     return {"name": name, "config": config, "images": images, "spaces": spaces,
             "scores": {"closed": scores[:, :n_closed], "open": scores[:, n_closed:]},

@@ -23,7 +23,8 @@ import pandas as pd
 import torch
 from torch import nn
 
-from .cache import CacheKey, cached_activations, cached_text_features, dataset_fingerprint, distributed_world
+from .cache import (CacheKey, cached_activations, cached_text_features, code_digest, dataset_fingerprint,
+                              distributed_world)
 from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
 from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
@@ -583,8 +584,9 @@ def _label_ids(tokenizer, captions: Sequence[str], max_length: int) -> torch.Ten
 
 
 def _probe_dir(what: str, spec: str, fingerprint: str, captions: Sequence[str], config: ProbeConfig) -> Path:
-    "The cache folder of a trained probe (or autoencoder)."
-    key = CacheKey(what, dataset_fingerprint(list(captions)), spec, fingerprint, "probe", config.key())
+    "The cache folder of a trained probe (or autoencoder): its data, encoder, settings and training code (`probes.py`)."
+    key = CacheKey(what, dataset_fingerprint(list(captions)), spec, fingerprint, "probe",
+                   {**config.key(), "code": code_digest("vlconcepts.probes")})
     return cache_dir() / "probes" / key.relative_dir
 
 # %% ../nbs/41_probes.ipynb #617ac815
