@@ -27,10 +27,18 @@ def shared_dir(request):
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path, monkeypatch):
-    "Every test writes caches and figures into its own temporary folder, never into the repo or ~/.cache."
+    "Every test writes caches and figures into its own temporary folder, never into the repo or ~/.cache, and starts with no own-data records."
     monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("VLCONCEPTS_OUTPUT", str(tmp_path / "output"))
+    _forget_own_data()
     yield
+    _forget_own_data()
+
+
+def _forget_own_data():
+    "Forget the own-data records (`core.record_own_data`) of earlier tests: a table written by one test must not carry another's note."
+    import sys
+    if "vlconcepts.core" in sys.modules: sys.modules["vlconcepts.core"].forget_own_data()
 
 
 @pytest.fixture

@@ -16,18 +16,18 @@ import torch
 
 from .core import DatasetFormatError, InputValidationError, atomic_path, data_dir, get_logger, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, close_up_scene, dataset_entry, format_error,
-                                 read_lines, register_dataset, render_to_files, require_path, split_counts, write_json,
-                                 write_lines, write_png, write_scenes_json)
+                                 note_own_data, published_statistics, read_lines, register_dataset, render_to_files,
+                                 require_path, split_counts, write_json, write_lines, write_png, write_scenes_json)
 from .scenes import CLEVR_VOCAB
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'ATTRIBUTE_KINDS', 'WORLD_OBJECTS', 'MIT_SPLIT_DIR', 'MIT_METADATA', 'MIT_LAYOUT', 'MIT_WHERE',
-           'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N', 'MAC_SPLIT_DIR',
-           'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET', 'MAC_CLOSED_FRACTION', 'MAC_HELD_OUT_FRACTION',
-           'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset', 'attribute_world_vocab', 'object_spec',
-           'attributes_hold', 'split_pairs', 'keep_present_images', 'load_mit_states', 'plan_mit_states',
+__all__ = ['logger', 'ATTRIBUTE_KINDS', 'WORLD_OBJECTS', 'MIT_STATES_RELEASE', 'MIT_SPLIT_DIR', 'MIT_METADATA', 'MIT_LAYOUT',
+           'MIT_WHERE', 'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N', 'MAC_RELEASE',
+           'MAC_SPLIT_DIR', 'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET', 'MAC_CLOSED_FRACTION',
+           'MAC_HELD_OUT_FRACTION', 'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset', 'attribute_world_vocab',
+           'object_spec', 'attributes_hold', 'split_pairs', 'keep_present_images', 'load_mit_states', 'plan_mit_states',
            'export_mit_states', 'load_mac', 'draw_closed_world', 'hold_out_pairs', 'sample_composition', 'plan_mac',
            'export_mac']
 
@@ -60,6 +60,15 @@ class AttributeObjectDataset(ImageDataset):
         return [p for p in self.split_pairs[split] if p not in train]
 
     def _labels_for_fingerprint(self): return [self.attrs, self.objs, sorted(self.split_pairs.items())]
+
+# %% ../nbs/04b_attribute_object_data.ipynb #a40d93f6
+def _attribute_object_statistics(self: AttributeObjectDataset) -> dict[str, int]:
+    "`ImageDataset.statistics` and the pairs of each split file, their union ('pairs'), and the lines of each split file ('<split> compositions')."
+    return {**ImageDataset.statistics(self), **{f"{split} pairs": len(ps) for split, ps in self.split_pairs.items()},
+            "pairs": len(self.pairs), **{f"{split} compositions": len(cs) for split, cs in self.split_compositions.items()}}
+
+
+AttributeObjectDataset.statistics = _attribute_object_statistics
 
 # %% ../nbs/04b_attribute_object_data.ipynb #227d93a0
 ATTRIBUTE_KINDS = {  # attribute -> SceneObject property it sets
@@ -108,6 +117,12 @@ def split_pairs(attributes: Sequence[str], objects: Sequence[str], rng: np.rando
     return {"train": sorted(train), "val": sorted(seen[:len(val_unseen)] + val_unseen),
             "test": sorted(seen[len(val_unseen):len(val_unseen) + len(test_unseen)] + test_unseen)}
 
+# %% ../nbs/04b_attribute_object_data.ipynb #96abf495
+MIT_STATES_RELEASE = published_statistics(
+    "specs/compmap.md §7, 'Verified counts' of the TMN split (MIT-States, Isola et al. 2015; split of Purushwalkam et al. 2019)",
+    {"images": 53_753, "train images": 30_338, "val images": 10_420, "test images": 12_995, "attributes": 115, "objects": 245,
+     "train pairs": 1_262, "val pairs": 600, "test pairs": 800, "pairs": 1_962})
+
 # %% ../nbs/04b_attribute_object_data.ipynb #48ddd3e9
 MIT_SPLIT_DIR = "compositional-split-natural"
 MIT_METADATA = "metadata_compositional-split-natural.t7"
@@ -120,7 +135,7 @@ MIT_WHERE = ("MIT-States images (web.mit.edu/phillipi/Public/states_and_transfor
 MIT_ATTRIBUTES = tuple(ATTRIBUTE_KINDS)
 MIT_STATES_DATASET = register_dataset(DatasetEntry(
     name="mit-states", title="MIT-States (TMN split)", marker=f"mit-states/{MIT_SPLIT_DIR}/train_pairs.txt",
-    layout=MIT_LAYOUT, where=MIT_WHERE))
+    layout=MIT_LAYOUT, where=MIT_WHERE, published=MIT_STATES_RELEASE))
 
 
 def _read_pair_file(path: Path, n_tokens: Optional[int] = None) -> list[tuple[tuple[str, ...], str]]:
@@ -160,7 +175,8 @@ def keep_present_images(dataset: str, source: Path, paths: list, *columns: list,
 # %% ../nbs/04b_attribute_object_data.ipynb #0a0bdee2
 @MIT_STATES_DATASET.loads
 def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") -> AttributeObjectDataset:
-    "Read MIT-States in the TMN layout under `root` (default `$VLCONCEPTS_DATA/mit-states`); `missing_images`: `keep_present_images`."
+    """Read MIT-States in the TMN layout under `root` (default `$VLCONCEPTS_DATA/mit-states`); `missing_images`: `keep_present_images`.
+    Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
     root = Path(root) if root is not None else data_dir() / "mit-states"
     require_path(root, "mit-states")
     split_pairs_ = {}
@@ -182,8 +198,8 @@ def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") 
         paths.append(path); splits.append(split); attrs.append((attr,)); objs.append(obj)
     paths, splits, attrs, objs = keep_present_images("mit-states", metadata_path, paths, splits, attrs, objs, missing_images=missing_images)
     vocab = {"attributes": sorted({a for a, _ in known}), "objects": sorted({o for _, o in known})}
-    return AttributeObjectDataset("mit-states", root, paths, splits, vocab, attrs=attrs, objs=objs, split_pairs=split_pairs_,
-                                  split_compositions={s: [((a,), o) for a, o in ps] for s, ps in split_pairs_.items()})
+    return note_own_data(AttributeObjectDataset("mit-states", root, paths, splits, vocab, attrs=attrs, objs=objs, split_pairs=split_pairs_,
+                                  split_compositions={s: [((a,), o) for a, o in ps] for s, ps in split_pairs_.items()}), MIT_STATES_DATASET)
 
 # %% ../nbs/04b_attribute_object_data.ipynb #71573b7c
 IMAGE_SPLIT_FRACTIONS = (0.6, 0.15, 0.25)
@@ -223,6 +239,12 @@ def export_mit_states(out: Path, n: Optional[int] = None, seed: int = 0, size: O
     with atomic_path(out / MIT_METADATA) as tmp: torch.save(metadata, tmp)
     return out
 
+# %% ../nbs/04b_attribute_object_data.ipynb #45cf900c
+MAC_RELEASE = published_statistics(
+    "specs/probes_mac.md §2.1, counted from the released split files (github.com/xs1317/MAC, DATASET/multi_attr_split_all)",
+    {"train compositions": 12_150, "val compositions": 895, "test compositions": 3_905, "attributes": 99, "objects": 259,
+     "train pairs": 6_791, "val pairs": 1_762, "test pairs": 4_381, "pairs": 7_647})
+
 # %% ../nbs/04b_attribute_object_data.ipynb #47695f22
 MAC_SPLIT_DIR = "multi_attr_split_all"
 MAC_METADATA = ("metadata_multi_attr_split_all.json", "metadata_multi_attr_split_all.t7", "metadata_multi_attr_split.t7")
@@ -234,7 +256,7 @@ MAC_WHERE = ("github.com/xs1317/MAC, folder DATASET/ (the split files and the .t
              "download_mac.py, which fetches third-party URLs, so some may be gone), or `vlconcepts world export mac --out <root>`")
 MAC_DATASET = register_dataset(DatasetEntry(
     name="mac", title="MAC (multi-attribute compositions)", marker=f"mac/{MAC_SPLIT_DIR}/train_pairs.txt",
-    layout=MAC_LAYOUT, where=MAC_WHERE))
+    layout=MAC_LAYOUT, where=MAC_WHERE, published=MAC_RELEASE))
 
 
 def _read_mac_metadata(path: Path) -> list:
@@ -265,7 +287,8 @@ def _mac_records(root: Path, missing_images: str) -> tuple[list, list, list, lis
 
 @MAC_DATASET.loads
 def load_mac(root: Optional[Path] = None, split_files_only: bool = False, missing_images: str = "error") -> AttributeObjectDataset:
-    "Read MAC under `root` (default `$VLCONCEPTS_DATA/mac`): split files, image metadata, images (`split_files_only`: the label space only)."
+    """Read MAC under `root` (default `$VLCONCEPTS_DATA/mac`): split files, image metadata, images (`split_files_only`: the label
+    space only). Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
     if missing_images not in ("error", "drop"): raise InputValidationError(f"missing_images must be 'error' or 'drop', got {missing_images!r}.")
     root = Path(root) if root is not None else data_dir() / "mac"
     require_path(root, "mac")
@@ -278,8 +301,8 @@ def load_mac(root: Optional[Path] = None, split_files_only: bool = False, missin
     attributes = sorted({a for ps in pairs.values() for a, _ in ps})
     objects = sorted({o for ps in pairs.values() for _, o in ps})
     paths, splits, attrs, objs = ([], [], [], []) if split_files_only else _mac_records(root, missing_images)
-    return AttributeObjectDataset("mac", root, paths, splits, {"attributes": attributes, "objects": objects},
-                                  attrs=attrs, objs=objs, split_pairs=pairs, split_compositions=compositions)
+    return note_own_data(AttributeObjectDataset("mac", root, paths, splits, {"attributes": attributes, "objects": objects},
+                                                attrs=attrs, objs=objs, split_pairs=pairs, split_compositions=compositions), MAC_DATASET)
 
 # %% ../nbs/04b_attribute_object_data.ipynb #9c21a3fb
 MAC_CLOSED_FRACTION = 0.3        # the release's closed world: 7,647 of 25,641 pairs

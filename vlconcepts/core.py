@@ -13,8 +13,10 @@ import random
 import shutil
 import sys
 import tempfile
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
 import torch
@@ -24,8 +26,9 @@ __all__ = ['torchvision', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision'
            'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root',
            'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'is_whole_number', 'check_seed',
            'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
-           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'run_label', 'save_figure',
-           'save_table', 'paper_tables', 'paper_table']
+           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning',
+           'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note',
+           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -317,6 +320,69 @@ def markdown_table(table, **to_markdown_kwargs) -> str:
         elif not is_numeric_dtype(column): table.isetitem(i, column.map(escape).astype(object))
     return table.to_markdown(**to_markdown_kwargs)
 
+# %% ../nbs/00_core.ipynb #f9cbc3a6
+class OwnDataWarning(UserWarning):
+    "Data read in a real dataset's layout that are neither its published release nor a vlconcepts export (`record_own_data`)."
+
+
+class StatisticDifference(NamedTuple):
+    "A count of loaded data that differs from the dataset's published release."
+    name: str        # what is counted, e.g. 'test images'
+    expected: int    # the published release's count
+    found: int       # the loaded data's count
+
+    def __str__(self) -> str: return f"{self.found:,} {self.name}, the published release has {self.expected:,}"
+
+
+@dataclass(frozen=True)
+class OwnData:
+    "Data this process read in a real dataset's layout that are the user's own: which dataset, where, how they differ."
+    dataset: str                                   # registry name, e.g. 'mit-states'
+    title: str                                     # how tables name it, e.g. 'MIT-States (TMN split)'
+    root: str                                      # the folder the loader read
+    differences: tuple[StatisticDifference, ...]   # the published counts these data do not have
+
+    def summary(self) -> str: return "; ".join(str(d) for d in self.differences)
+
+# %% ../nbs/00_core.ipynb #9ac7e879
+_OWN_DATA: dict[tuple[str, str], OwnData] = {}   # (dataset, root) -> what this process read there
+
+
+def record_own_data(dataset: str, title: str, root, differences: Sequence) -> OwnData:
+    """Record that `root` holds the user's own data in `dataset`'s layout (`differences`: (statistic, published, found)
+    triples); an `OwnDataWarning` the first time this process reads them so. `save_table` then says it in its tables."""
+    record = OwnData(dataset, title or dataset, str(root), tuple(StatisticDifference(*d) for d in differences))
+    if not record.differences:
+        raise InputValidationError(f"record_own_data({dataset!r}): give the statistics that differ from the published release.")
+    if _OWN_DATA.get((record.dataset, record.root)) != record:
+        warnings.warn(f"{record.title} at {record.root} is not the published release ({record.summary()}): vlconcepts reads it "
+                      f"as your own data in the {record.title} layout, and every table of this run that prints the paper's numbers "
+                      "says they are on the published release, not on these data. If you meant the published release, part of it "
+                      "is missing or changed (images dropped with missing_images='drop', edited split files).", OwnDataWarning, stacklevel=4)
+    _OWN_DATA[(record.dataset, record.root)] = record
+    return record
+
+
+def own_data() -> list[OwnData]:
+    "The user's own data this process has read (`record_own_data`), in the order first read."
+    return list(_OWN_DATA.values())
+
+
+def forget_own_data():
+    "Forget every `record_own_data` record (for a process that goes on with published or synthetic data only)."
+    _OWN_DATA.clear()
+
+# %% ../nbs/00_core.ipynb #808c978e
+def own_data_note(records: Sequence[OwnData]) -> tuple[str, str]:
+    "(caption line, paper heading) of a table that prints the paper's numbers in a run that read `records` (`own_data()`)."
+    if not records: return "", "## Paper"
+    titles = list(dict.fromkeys(r.title for r in records))
+    many = len(titles) > 1
+    read = " and ".join(f"in the {r.title} layout ({r.summary()})" for r in records)
+    caption = (f"**Your own data.** This run read your own data {read}, not {'the' if many else 'its'} published "
+               f"release{'s' * many}. The paper's numbers below are on the published release{'s' * many}, not on these data.")
+    return caption, f"## Paper (on the published {' and '.join(titles)} release{'s' * many}, not on these data)"
+
 # %% ../nbs/00_core.ipynb #e7c03eeb
 DRY_RUN_LABEL = "dry run: random weights"
 
@@ -338,7 +404,8 @@ def save_figure(fig, name: str, dpi: int = 150) -> Path:
 
 def save_table(table, name: str, paper=None, caption: str | None = None, floatfmt: str = ".2f", no_paper: str | None = None) -> Path:
     """Write a DataFrame to `tables/<name>.md` and `.csv`; with `paper` (the paper's numbers, printed verbatim) both are shown
-    side by side; a table with no paper counterpart (a diagnostic) says why in `no_paper`, under the same heading."""
+    side by side, and when this run read your own data in a real layout (`own_data`) the caption and the paper heading say
+    so; a table with no paper counterpart (a diagnostic) says why in `no_paper`, under the same heading."""
     import pandas as pd
     if paper is not None and no_paper: raise InputValidationError(f"save_table({name!r}): give the paper's numbers or `no_paper`, not both.")
     table = pd.DataFrame(table)
@@ -347,11 +414,13 @@ def save_table(table, name: str, paper=None, caption: str | None = None, floatfm
     if run_label(): parts.append(f"**{run_label()}**: architectures at paper size with random weights on synthetic data in the real "
                                  "layouts. These numbers test the wiring, time and memory; they are not results.\n")
     if caption: parts.append(caption.strip() + "\n")
+    note, paper_heading = own_data_note(own_data() if paper is not None else [])
+    if note: parts.append(note + "\n")
     parts.append("## Ours\n\n" + markdown_table(table, floatfmt=floatfmt) + "\n")
     if paper is not None:
         paper = pd.DataFrame(paper)
         with atomic_write(tables_dir() / f"{name}_paper.csv", "w") as f: paper.to_csv(f, index=True)
-        parts.append("## Paper\n\n" + markdown_table(paper, disable_numparse=True) + "\n")  # every cell as the paper prints it
+        parts.append(paper_heading + "\n\n" + markdown_table(paper, disable_numparse=True) + "\n")  # every cell as the paper prints it
     elif no_paper: parts.append(f"## Paper\n\nNo paper counterpart: {no_paper.strip()}\n")
     path = tables_dir() / f"{name}.md"
     with atomic_write(path, "w") as f: f.write("\n".join(parts))

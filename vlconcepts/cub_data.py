@@ -13,14 +13,16 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .core import DatasetFormatError, data_dir, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, close_up_scene, format_error, read_lines,
-                                 register_dataset, render_to_files, require_path, write_lines, write_scenes_json)
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, close_up_scene, format_error,
+                                 note_own_data, published_statistics, read_lines, register_dataset, render_to_files,
+                                 require_path, write_lines, write_scenes_json)
 from .scenes import CLEVR_VOCAB
 
 # %% auto #0
-__all__ = ['CUB_FOLDER', 'CUB_LAYOUT', 'CUB_WHERE', 'CUB_CERTAINTIES', 'CUB_DATASET', 'CUB_GROUPS', 'CUB_CERTAINTY_PROBS',
-           'CUB_CORRECT_PROBS', 'CUB_DEFAULT_N', 'BIRD_SIDE_ON', 'BIRD_POSE_JITTER', 'CubDataset', 'load_cub',
-           'cub_attribute_names', 'cub_classes', 'cub_class_name', 'annotate_cub', 'cub_bird_spec', 'export_cub']
+__all__ = ['CUB_RELEASE', 'CUB_FOLDER', 'CUB_LAYOUT', 'CUB_WHERE', 'CUB_CERTAINTIES', 'CUB_DATASET', 'CUB_GROUPS',
+           'CUB_CERTAINTY_PROBS', 'CUB_CORRECT_PROBS', 'CUB_DEFAULT_N', 'BIRD_SIDE_ON', 'BIRD_POSE_JITTER',
+           'CubDataset', 'load_cub', 'cub_attribute_names', 'cub_classes', 'cub_class_name', 'annotate_cub',
+           'cub_bird_spec', 'export_cub']
 
 # %% ../nbs/04c_cub_data.ipynb #2af6676d
 @dataclass(eq=False, repr=False)  # keep ImageDataset's short repr, not every path
@@ -48,6 +50,12 @@ class CubDataset(ImageDataset):
                                 + np.ascontiguousarray(self.attribute_certainty).tobytes()).hexdigest()
         return [self.image_ids, np.asarray(self.labels).tolist(), digest]
 
+# %% ../nbs/04c_cub_data.ipynb #1c3ab3d9
+CUB_RELEASE = (published_statistics("papers/compmap_yun2023.txt line 141 (Wah et al. 2011)",
+                                    {"images": 11_788, "classes": 200, "attributes": 312})
+               + published_statistics("specs/compmap.md §3, the release's train_test_split.txt",
+                                      {"train images": 5_994, "test images": 5_794}))
+
 # %% ../nbs/04c_cub_data.ipynb #2a259e86
 CUB_FOLDER = "CUB_200_2011"
 CUB_LAYOUT = ("<root>/CUB_200_2011/{images.txt, classes.txt, image_class_labels.txt, train_test_split.txt}\n"
@@ -58,7 +66,7 @@ CUB_WHERE = ("CUB_200_2011.tgz from www.vision.caltech.edu/datasets/cub_200_2011
              "or `vlconcepts world export cub --out <root>`")
 CUB_CERTAINTIES = {1: "not visible", 2: "guessing", 3: "probably", 4: "definitely"}
 CUB_DATASET = register_dataset(DatasetEntry(name="cub", title="CUB-200-2011", marker=f"{CUB_FOLDER}/images.txt",
-                                            layout=CUB_LAYOUT, where=CUB_WHERE))
+                                            layout=CUB_LAYOUT, where=CUB_WHERE, published=CUB_RELEASE))
 
 
 def _cub_root(root: Path) -> Path:
@@ -114,7 +122,8 @@ def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_r
 # %% ../nbs/04c_cub_data.ipynb #03f5d375
 @CUB_DATASET.loads
 def load_cub(root: Optional[Path] = None) -> CubDataset:
-    "Read CUB-200-2011 (images, classes, train/test split, per-image attribute annotations) under `root` (default `$VLCONCEPTS_DATA`)."
+    """Read CUB-200-2011 (images, classes, train/test split, per-image attribute annotations) under `root` (default `$VLCONCEPTS_DATA`).
+    Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
     root = Path(root) if root is not None else data_dir()
     require_path(root, "cub")
     cub = _cub_root(root)
@@ -137,12 +146,12 @@ def load_cub(root: Optional[Path] = None) -> CubDataset:
     present, certainty = _read_attribute_labels(need("attributes/image_attribute_labels.txt"), len(images), len(attributes),
                                                 {i: k for k, i in enumerate(image_ids)})
     names = [name for _, name in attributes]
-    return CubDataset("cub", cub, [cub / "images" / p for _, p in images],
+    return note_own_data(CubDataset("cub", cub, [cub / "images" / p for _, p in images],
                       ["train" if is_train[i] == 1 else "test" for i in image_ids],
                       {"classes": [name for _, name in classes], "attributes": names},
                       image_ids=image_ids, labels=np.asarray([class_index[labels[i]] for i in image_ids]),
                       attribute_present=present, attribute_certainty=certainty,
-                      attribute_groups=[n.split("::")[0] for n in names])
+                      attribute_groups=[n.split("::")[0] for n in names]), CUB_DATASET)
 
 # %% ../nbs/04c_cub_data.ipynb #23fc9a84
 CUB_GROUPS = {  # attribute group -> values (the part each one colours or the property it sets)

@@ -19,17 +19,18 @@ import torch
 from fastcore.basics import patch
 
 from .cache import dataset_fingerprint
-from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, atomic_path, atomic_write, check_seed,
-                             data_dir, is_whole_number, progress)
+from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, StatisticDifference, atomic_path,
+                             atomic_write, check_seed, data_dir, is_whole_number, progress, record_own_data)
 from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
 # %% auto #0
-__all__ = ['STAGING_PREFIX', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'DatasetEntry', 'register_dataset',
+__all__ = ['STAGING_PREFIX', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset',
            'staged_export', 'checked_exporter', 'registered_datasets', 'dataset_entry', 'world_exporters',
            'require_path', 'dataset_table', 'ImageDataset', 'format_error', 'read_lines', 'write_lines', 'write_json',
            'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera',
-           'close_up_scene', 'verify_against_scenes']
+           'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
+           'release_differences', 'written_by_exporter', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -42,6 +43,7 @@ class DatasetEntry:
     title: str = ""                # a human name for tables
     loader: Optional[Callable] = None                        # loader(root=None, ...) -> dataset object
     exporters: dict = field(default_factory=dict)            # world name -> exporter(out, n=None, seed=0, size=None)
+    published: tuple = ()          # the release's counts, each with its source (`published_statistics`); `note_own_data` reads them
 
     def __post_init__(self):
         self.exporters = {world: checked_exporter(exporter) for world, exporter in self.exporters.items()}
@@ -385,3 +387,55 @@ def verify_against_scenes(dataset: ImageDataset) -> int:
         if problem: fail(i, problem)
         checks += n
     return checks
+
+# %% ../nbs/04_datasets.ipynb #1daacbc2
+@dataclass(frozen=True)
+class PublishedStatistic:
+    "One count of a dataset's published release (e.g. 'test images' = 12,995) and where it was transcribed from."
+    name: str      # what is counted, as the dataset's `statistics()` names it
+    value: int     # the release's count
+    source: str    # where it was transcribed from, e.g. 'specs/compmap.md §7 (verified counts)'
+
+
+def published_statistics(source: str, counts: dict[str, int]) -> tuple[PublishedStatistic, ...]:
+    "A `PublishedStatistic` per name -> count of `counts`, all transcribed from `source`."
+    for name, value in counts.items():
+        if not is_whole_number(value, 0):
+            raise InputValidationError(f"Published statistic {name!r} must be a whole number ≥ 0 (a count), got {value!r}.")
+    if not source: raise InputValidationError("Published statistics need the source they were transcribed from (a paper table, a spec).")
+    return tuple(PublishedStatistic(name, int(value), source) for name, value in counts.items())
+
+
+@patch
+def statistics(self: ImageDataset) -> dict[str, int]:
+    "The counts a release publishes: 'images', '<split> images' per split, and the size of each vocabulary (e.g. 'attributes')."
+    return {"images": len(self), **{f"{split} images": n for split, n in self.split_counts().items()},
+            **{name: len(values) for name, values in self.vocab.items()}}
+
+# %% ../nbs/04_datasets.ipynb #3252e46e
+def release_differences(dataset, published: Sequence[PublishedStatistic]) -> list[StatisticDifference]:
+    "The `published` statistics that `dataset.statistics()` does not match: (name, published, found); a count it lacks is 0."
+    if any(not isinstance(s, PublishedStatistic) for s in published):
+        raise InputValidationError("release_differences takes PublishedStatistic's (see `published_statistics`).")
+    measured = dataset.statistics()
+    return [StatisticDifference(s.name, s.value, measured.get(s.name, 0)) for s in published if measured.get(s.name, 0) != s.value]
+
+# %% ../nbs/04_datasets.ipynb #e09f32e5
+EXPORT_MARK = '{"info": {"version": "vlconcepts"'   # how every scene file of `write_scenes_json` begins
+
+
+def written_by_exporter(dataset) -> bool:
+    "Whether `dataset` is a vlconcepts synthetic export: its `scene_file()` begins as `write_scenes_json` writes it."
+    path = Path(dataset.scene_file())
+    if not path.is_file(): return False
+    with open(path, encoding="utf-8", errors="replace") as f: return f.read(len(EXPORT_MARK)) == EXPORT_MARK
+
+# %% ../nbs/04_datasets.ipynb #874d1441
+def note_own_data(dataset, entry: Optional[DatasetEntry] = None):
+    """`dataset` as loaded. When it is neither a vlconcepts export nor the published release of `entry` (default: the
+    registered entry of `dataset.name`), it is recorded as your own data in that layout (`core.record_own_data`, which warns once)."""
+    entry = entry or dataset_entry(dataset.name)
+    if not entry.published or written_by_exporter(dataset): return dataset
+    differences = release_differences(dataset, entry.published)
+    if differences: record_own_data(entry.name, entry.title or entry.name, dataset.root, differences)
+    return dataset
