@@ -17,11 +17,10 @@ OURS = pd.DataFrame({"Val AUC k=1": [1.23]}, index=pd.Index(["CLIP-Prim"], name=
 PAPER_HEADING = "## Paper (on the published MIT-States (TMN split) release, not on these data)\n\n"
 
 
-def write_own_mit_states(root):
-    "Four images of your own in the MIT-States (TMN) layout: split files, the torch-saved metadata, the images."
+def write_own_mit_states(root, images=(("wet", "cat", "train"), ("dry", "dog", "train"), ("wet", "dog", "val"), ("dry", "cat", "test"))):
+    "Images of your own (default: four) in the MIT-States (TMN) layout: split files, the torch-saved metadata, the images."
     pairs = {"train": ["wet cat", "dry dog"], "val": ["wet cat", "wet dog"], "test": ["dry dog", "dry cat"]}
     for split, lines in pairs.items(): write_lines(root / MIT_SPLIT_DIR / f"{split}_pairs.txt", lines)
-    images = [("wet", "cat", "train"), ("dry", "dog", "train"), ("wet", "dog", "val"), ("dry", "cat", "test")]
     metadata = [{"image": f"{a} {o}/{k}.png", "attr": a, "obj": o, "set": s} for k, (a, o, s) in enumerate(images)]
     for record in metadata: write_png(np.zeros((8, 8, 3), np.uint8), root / "images" / record["image"])
     torch.save(metadata, root / MIT_METADATA)
@@ -83,3 +82,16 @@ def test_the_published_mac_split_files_are_the_release(shared_dir, tmp_path):
         load_mac(edited, split_files_only=True)
     mac_table = save_table(OURS, "mac_table2", paper=paper_table("mac", "table2")).read_text()
     assert "## Paper (on the published MAC (multi-attribute compositions) release, not on these data)" in mac_table
+
+
+def test_the_czsl_curves_experiment_names_your_own_data(tmp_path):
+    "06_czsl_curves on your own data (`source='real'`): its caption says so, where it said 'the real MIT-States'."
+    from vlconcepts.cli import experiments_dir, run_experiment
+    images = [("wet", "cat", "train"), ("dry", "dog", "train"), ("wet", "dog", "val"), ("dry", "dog", "test"), ("dry", "cat", "test")]
+    own = write_own_mit_states(tmp_path / "mine", images)
+    result = run_experiment(experiments_dir() / "06_czsl_curves.ipynb", profile="smoke", device="cpu", runs_dir=tmp_path / "runs",
+                            publish_to=tmp_path / "out", parameters={"source": "real", "data_root": str(own)}, threads=1)
+    assert result.status == "ok", result.error
+    captions = " ".join(p.read_text() for p in result.outputs if p.suffix == ".md")
+    assert "your own data in the MIT-States (TMN split) layout (5 images, the published release has 53,753;" in captions
+    assert "the real MIT-States" not in captions
