@@ -620,7 +620,7 @@ def cached_result(what: str, compute: Callable[[], object], parts: dict, modules
     value = compute()
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     with atomic_write(entry / RESULT_PICKLE, "wb") as f: f.write(payload)
-    _write_meta(entry, {"key": key.digest, "what": what, "spec": RESULTS_SPEC, "complete": True, "n_items": None,
+    _write_meta(entry, {"key": key.digest, "what": what, "spec": RESULTS_SPEC, "complete": True, "n_items": None, "context": key.context,
                         "sha256": hashlib.sha256(payload).hexdigest(), "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
     return value
 
@@ -632,7 +632,7 @@ def _is_entry(path: Path) -> bool:
 
 
 def list_entries(root: str | Path | None = None) -> list[dict]:
-    "Every entry under the cache `root`: key, spec, what, n, shape, dtype, bytes, status (complete/partial/corrupt), chunks, created, path."
+    "Every entry under the cache `root`: key, spec, what, n, shape, dtype, bytes, status (complete/partial/corrupt), chunks, context, created, path."
     root = Path(root).expanduser() if root is not None else cache_dir()
     entries = []
     for entry in sorted(p for p in root.glob("*/*") if _is_entry(p)) if root.is_dir() else []:
@@ -644,7 +644,7 @@ def list_entries(root: str | Path | None = None) -> list[dict]:
                         "dtype": meta.get("dtype"), "bytes": folder_size(entry), "status": status,
                         "chunks": f"{meta.get('n_chunks', '?')}/{meta.get('n_chunks', '?')}" if status == "complete"
                                   else f"{chunks_done}/{meta.get('n_chunks', '?')}",
-                        "created": meta.get("created", ""), "path": str(entry)})
+                        "context": meta.get("context", ""), "created": meta.get("created", ""), "path": str(entry)})
     return entries
 
 
@@ -658,10 +658,10 @@ def _human_bytes(n: int) -> str:
 def format_entries(entries: list[dict]) -> str:
     "A readable table of `list_entries` output, with a total line."
     if not entries: return "(the cache is empty)"
-    header = ["spec", "what", "n", "shape", "size", "status", "chunks", "created", "key"]
+    header = ["spec", "what", "n", "shape", "size", "status", "chunks", "computed on", "created", "key"]
     rows = [[e["spec"] or "-", e["what"], "" if e["n"] is None else str(e["n"]),
              "" if e["shape"] is None else "x".join(map(str, e["shape"])), _human_bytes(e["bytes"]), e["status"],
-             e["chunks"], e["created"][:19].replace("T", " "), e["key"][:12]] for e in entries]
+             e["chunks"], e.get("context") or "?", e["created"][:19].replace("T", " "), e["key"][:12]] for e in entries]
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header] + rows]
     total = sum(e["bytes"] for e in entries)
