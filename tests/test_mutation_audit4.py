@@ -1,7 +1,7 @@
 """A fourth mutation audit (world_mixture, caption_data, captions, attribute_object_data, binding_data, cub_data, factor_data,
 scenes, toyclip, toyitm, cli, models): each test kills a hand-made mutant that the older tests let through; its docstring
-names the mutant (the mutants the old tests kill have no test here, but one that they kill only by chance). One test, marked
-xfail(strict=True), pins a real bug the audit found. Tiny inputs only: no training and almost no rendering."""
+names the mutant (the mutants the old tests kill have no test here, but one that they kill only by chance). One test pins a real
+bug the audit found (`load_mit_states` and a missing first image; fixed). Tiny inputs only: no training and almost no rendering."""
 import json
 import re
 
@@ -193,11 +193,9 @@ def test_mit_states_loader_skips_images_of_pairs_in_no_split_file(tmp_path):
     assert len(after) == len(before) and outside not in [(a[0], o) for a, o in zip(after.attrs, after.objs)]
 
 
-@pytest.mark.xfail(strict=True, raises=DatasetNotFound, reason="real bug: load_mit_states picks the image-naming convention from the first metadata "
-                   "record only; when that image is missing it falls back to 'as-is' for every image, so missing_images='drop' "
-                   "reports all of them missing instead of dropping the one")
 def test_mit_states_drop_keeps_the_others_when_the_first_image_is_missing(tmp_path):
-    "Found by the audit (no mutant needed): one missing image, the first one listed, makes every image of an underscore tree 'missing'."
+    """Found by the audit (a real bug, fixed): load_mit_states took the image-naming convention from the first metadata record
+    only, so a missing first image made every image of an underscore tree 'missing' and missing_images='drop' refused them all."""
     import torch
     from vlconcepts.attribute_object_data import MIT_METADATA, export_mit_states, load_mit_states
     root = export_mit_states(tmp_path / "ms", n=6, size=8)

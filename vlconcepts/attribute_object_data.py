@@ -151,11 +151,13 @@ def _read_pair_file(path: Path, n_tokens: Optional[int] = None) -> list[tuple[tu
 
 
 def _resolve_mit_image(root: Path, image: str, attr: str, obj: str, convention: Optional[str]) -> tuple[Path, str]:
-    "The image path under one of the three naming conventions (picked on the first call)."
+    "The image path under one of the three naming conventions (picked by the first image that exists under one)."
     file = image.split("/")[-1]
     options = {"as-is": root / "images" / image, "space": root / "images" / f"{attr} {obj}" / file,
                "underscore": root / "images" / f"{attr}_{obj}" / file}
-    if convention is None: convention = next((c for c, p in options.items() if p.exists()), "as-is")
+    if convention is None:   # a missing image decides nothing (it made `missing_images='drop'` refuse every image)
+        found = next((c for c, p in options.items() if p.exists()), None)
+        return options[found or "as-is"], found
     return options[convention], convention
 
 # %% ../nbs/04b_attribute_object_data.ipynb #83d156f9
