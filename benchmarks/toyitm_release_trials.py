@@ -154,8 +154,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import load  # noqa: E402
 
-from vlconcepts.cache import code_digest, compute_context, dataset_fingerprint  # noqa: E402
 from vlconcepts.core import atomic_write, cache_dir  # noqa: E402
+from vlconcepts.toyclip import run_folder  # noqa: E402
 from vlconcepts.toyitm import (CLOSE_UP_WORLDS, ToyITMConfig, evaluate_itm, itm_eval_fn, toyitm_config,  # noqa: E402
                                train_toyitm, world_edit_accuracies)
 from vlconcepts.world_mixture import DEFAULT_MIXTURE  # noqa: E402
@@ -180,8 +180,7 @@ TRIALS = (("edit", "independent"), ("clevr-close-ups", "independent"), ("clevr-c
 
 def run_dir_of(config: ToyITMConfig) -> Path:
     "The experiment notebook's run folder for `config` in the tiny profile, on the CPU at this process's thread count."
-    digest = dataset_fingerprint([config.to_json(), compute_context("cpu"), code_digest("vlconcepts.toyitm", "vlconcepts.toyclip")])[:12]
-    return cache_dir() / "toyitm-runs" / f"tiny-seed{config.seed}-{digest}"
+    return run_folder("toyitm-runs", "tiny", config, "cpu", modules=("vlconcepts.toyitm", "vlconcepts.toyclip"))
 
 
 def train_and_score(variant: str, seed: int, steps: int, out: Path, pool_size: int = 1024, test_scale: float = 1.0) -> dict:

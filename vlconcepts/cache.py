@@ -140,7 +140,7 @@ class CacheKey:
     model_fingerprint: str = ""
     model_kind: str = ""
     extra: dict = field(default_factory=dict)
-    context: str = field(default_factory=lambda: compute_context())   # where it is computed: thread count or accelerator
+    context: str = field(default_factory=compute_context)   # where it is computed: thread count or accelerator
 
     def __post_init__(self):
         if not isinstance(self.what, str) or not self.what.strip():

@@ -20,8 +20,9 @@ import torch
 from fastcore.basics import patch
 
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before open_clip)
+from .cache import code_digest, compute_context, dataset_fingerprint
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
-                             get_logger, pick_device, progress, quiet_root_logger, seed_everything)
+                             cache_dir, get_logger, pick_device, progress, quiet_root_logger, seed_everything)
 from .models import OpenCLIPModel, autocast_dtype, create_openclip, register_backend, register_openclip_config
 from .captions import CAPTION_KINDS, FIELD_ORDER, RELATION_PHRASES, caption_scene
 from .caption_data import negated_clause
@@ -46,7 +47,7 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'render_world_pool', 'color_theme', 'material_captioner', 'world_theme', 'hard_negative_captioner',
            'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
            'training_parts', 'training_rows', 'training_batch', 'toyclip_step', 'pool_index', 'encode_pool',
-           'text_phase_step', 'resume_training', 'train_toyclip', 'caption', 'clip_scores', 'eval_scenes',
+           'text_phase_step', 'resume_training', 'train_toyclip', 'run_folder', 'caption', 'clip_scores', 'eval_scenes',
            'single_object_accuracy', 'binding_candidates', 'candidate_scores', 'binding_accuracy',
            'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size', 'world_recognition',
            'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
@@ -617,6 +618,12 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
     if not checkpoint.exists() or step == 0: save()
     parts.model.eval()
     return TrainingRun(parts.model, parts.tokenizer, history, checkpoint, step, time.perf_counter() - started)
+
+# %% ../nbs/05_toyclip.ipynb #dce38c90
+def run_folder(name: str, profile: str, config, device="auto", modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
+    "The cache folder `<cache>/<name>/<profile>-seed<seed>-<digest>` of a training run of `config` (a `TrainingConfig` or `ToyITMConfig`)."
+    digest = dataset_fingerprint([config.to_json(), compute_context(device), code_digest(*modules)])[:12]
+    return cache_dir() / name / f"{profile}-seed{config.seed}-{digest}"
 
 # %% ../nbs/05_toyclip.ipynb #4e110b86
 def _attribute_of(word: str, vocab=CLEVR_VOCAB) -> str:
