@@ -34,7 +34,7 @@ def table1_text(name="compmap_table1") -> str:
 
 def test_own_data_in_the_mit_states_layout_labels_the_table(tmp_path):
     with pytest.warns(OwnDataWarning, match=r"MIT-States \(TMN split\) at .* is not the published release \(4 images, the published "
-                                            r"release has 53,753; 2 train images, .*1 test images, the published release has 12,995"):
+                                            r"release has 53,753; 2 train images, .*1 test image, the published release has 12,995"):
         load_mit_states(write_own_mit_states(tmp_path / "mine"))
     text = table1_text()
     assert (tables_dir() / "compmap_table1.md").read_text() == text

@@ -10,6 +10,7 @@ import contextlib
 import logging
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -331,7 +332,9 @@ class StatisticDifference(NamedTuple):
     expected: int    # the published release's count
     found: int       # the loaded data's count
 
-    def __str__(self) -> str: return f"{self.found:,} {self.name}, the published release has {self.expected:,}"
+    def __str__(self) -> str:
+        name = self.name if self.found != 1 else re.sub(r"(ss)es$|ies$|s$", lambda m: m[1] or ("y" if m[0] == "ies" else ""), self.name)
+        return f"{self.found:,} {name}, the published release has {self.expected:,}"   # '1 test image', '1 class'
 
 
 @dataclass(frozen=True)
