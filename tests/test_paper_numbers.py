@@ -1,0 +1,52 @@
+"""Every number transcribed from a paper (`vlconcepts/paper_numbers/<lens>/*.csv`) is printed in that paper's text
+(`../shared/papers/<lens>_*.txt`), so no table prints a value beside ours that the paper does not print (the invented
+'11.15 ± 2.03' of binding's Table 4, issue 18 item 8). Values read off a figure say so in `sources.json` and are left out."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from vlconcepts.core import paper_table, paper_tables
+
+NUMBERS = Path(__file__).resolve().parents[1] / "vlconcepts" / "paper_numbers"
+TABLES = [(lens, table) for lens, tables in paper_tables().items() for table in tables]
+
+
+def printed(text: str) -> str:
+    "`text` as a reader sees it: LaTeX emphasis and math dollars dropped, `\\pm` as ±, runs of white space as one space."
+    text = re.sub(r"\\(?:textbf|underline|mathbf|textit|emph|text)\{([^{}]*)\}", r"\1", text)
+    return re.sub(r"\s+", " ", text.replace("\\pm", "±").replace("$", ""))
+
+
+def missing_numbers(cells, paper_text: str) -> list[str]:
+    "The cells of `cells` that hold a number (they begin with a digit or a sign) and are not printed in `paper_text`."
+    cells = [printed(c).strip() for c in cells]
+    return [c for c in cells if re.match(r"[-−+<>~≈]?\s*\d", c) and c not in paper_text]
+
+
+def read_off_a_figure(lens: str, table: str) -> bool:
+    "Whether `sources.json` says the table's values were read off a figure (no printed numbers to compare with)."
+    source = json.loads((NUMBERS / lens / "sources.json").read_text())[table]
+    return "read off" in source["source"] + source.get("note", "")
+
+
+def test_the_check_finds_an_invented_value():
+    text = printed(r"CSP & $\textbf{11.15203}$ & 0.95 \pm 0.03")
+    assert missing_numbers(["11.15203", "0.95 ± 0.03", "CSP", "—"], text) == []
+    assert missing_numbers(["11.15 ± 2.03", "0.95 ± 0.04"], text) == ["11.15 ± 2.03", "0.95 ± 0.04"]
+
+
+def test_every_transcribed_file_is_a_table_with_a_source():
+    files = sorted((f.parent.name, f.stem) for f in NUMBERS.glob("*/*.csv"))
+    assert files == sorted(TABLES) and len(TABLES) > 30, "a CSV under paper_numbers/ without its sources.json entry, or the reverse"
+    assert all(paper_table(lens, table).attrs["source"] for lens, table in TABLES)
+
+
+@pytest.mark.parametrize("lens,table", TABLES)
+def test_every_transcribed_number_is_printed_in_the_paper(lens, table, shared_dir):
+    if read_off_a_figure(lens, table): pytest.skip(f"{lens}/{table}: values read off a figure, not printed")
+    paper_text = printed(next((shared_dir / "papers").glob(f"{lens}_*.txt")).read_text())
+    cells = [cell for cell in paper_table(lens, table).to_numpy().ravel() if isinstance(cell, str)]
+    assert cells, f"{lens}/{table}: no cells read"
+    assert missing_numbers(cells, paper_text) == [], f"{lens}/{table}.csv holds numbers the paper does not print"
