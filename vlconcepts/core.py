@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import logging
 import os
 import random
@@ -23,9 +26,9 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['torchvision', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'data_dir', 'cache_dir', 'VLConceptsError',
-           'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'repo_root',
-           'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'is_whole_number', 'check_seed',
+__all__ = ['DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import', 'data_dir', 'cache_dir',
+           'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound',
+           'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'is_whole_number', 'check_seed',
            'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
            'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning',
            'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note',
@@ -78,7 +81,34 @@ def import_torchvision():
     raise ImportError("torchvision still fails to import after defining its missing operators; run `make install`.")
 
 # %% ../nbs/00_core.ipynb #4db05318
-torchvision = import_torchvision()
+class _GuardedTorchvisionImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    "Sends the first `import torchvision` of the process, whoever makes it, through `import_torchvision`."
+    def find_spec(self, name, path=None, target=None):
+        if name != "torchvision": return None
+        installed = importlib.machinery.PathFinder.find_spec(name, path)
+        if installed is None: return None                        # not installed: the usual ModuleNotFoundError
+        spec = importlib.util.spec_from_loader(name, self, origin=installed.origin, is_package=True)
+        spec.submodule_search_locations = installed.submodule_search_locations
+        return spec                                              # `importlib.util.find_spec` answers without importing
+
+    def create_module(self, spec):
+        if self in sys.meta_path: sys.meta_path.remove(self)     # the guarded import below goes the usual way
+        module = import_torchvision()
+        if module is None: raise ModuleNotFoundError("No module named 'torchvision'", name="torchvision")
+        self.own_spec = module.__spec__                          # the import system sets ours on it next
+        return module
+
+    def exec_module(self, module): module.__spec__ = self.own_spec   # imported already: give back its own spec
+
+
+def guard_torchvision_import():
+    "Install the guarded torchvision import for this process (once; nothing to do when torchvision is already imported)."
+    if "torchvision" in sys.modules or any(type(f).__name__ == "_GuardedTorchvisionImport" for f in sys.meta_path): return
+    sys.meta_path.insert(0, _GuardedTorchvisionImport())
+
+
+guard_torchvision_import()
+
 
 # %% ../nbs/00_core.ipynb #21992e19
 def _env_path(var: str, default: Path) -> Path:
