@@ -17,6 +17,20 @@ def pytest_addoption(parser):
                      help="path to the ../shared folder (papers, specs, MAC split files); tests that need it skip when absent")
 
 
+PROCESS_TESTS = ("test_library_notebook", "test_smoke_run")   # each runs a notebook in a Python process of its own
+
+
+def starts_long_processes(item) -> bool:
+    "Whether a test runs notebooks or rebuilds in processes of their own (5 s to 2 min each), not in-process checks (about a second)."
+    return item.get_closest_marker("slow") is not None or getattr(item, "originalname", item.name) in PROCESS_TESTS
+
+
+def pytest_collection_modifyitems(config, items):
+    """The long tests first, the rest in collection order: pytest-xdist hands out tests in this order, so a long notebook test
+    that came last would keep one worker busy while the others sat idle (`make test` runs one worker per core)."""
+    items.sort(key=lambda item: not starts_long_processes(item))   # a stable sort: each group keeps its order
+
+
 @pytest.fixture(scope="session")
 def shared_dir(request):
     "The ../shared folder, or skip the test when it is not there."

@@ -51,6 +51,7 @@ def two_processes(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_sharded_extraction_equals_one_process(two_processes, tmp_path):
     "Each process computes its own chunks (0, 2, 4, ... on rank 0), rank 0 merges one entry: equal to one process's, a hit afterwards."
     _no_error(two_processes, "extraction")

@@ -56,6 +56,7 @@ def _notebook(path, cells):
     nbformat.write(nb, str(path))
 
 
+@pytest.mark.slow
 def test_rebuild_names_the_failed_notebook_and_keeps_earlier_figures(tmp_path):
     folder = tmp_path / "nbs" / "experiments"
     folder.mkdir(parents=True)
@@ -150,6 +151,7 @@ def _table_checkout(tmp_path, caption="", extra_cells=(), profiles=()):
     return folder
 
 
+@pytest.mark.slow
 def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
     folder = _table_checkout(tmp_path)
     out = tmp_path / "elsewhere"
@@ -158,6 +160,7 @@ def test_rebuild_publishes_into_vlconcepts_output_when_set(tmp_path):
     assert (out / "tables" / "one.csv").is_file() and not (tmp_path / "tables").exists()
 
 
+@pytest.mark.slow
 def test_a_dry_rebuild_labels_its_outputs_and_keeps_them_apart(tmp_path):
     reads_dry_data = ("import os\nfrom pathlib import Path\n"
                       "assert (Path(os.environ['VLCONCEPTS_DATA']) / 'dry.json').is_file(), os.environ.get('VLCONCEPTS_DATA')", [])
@@ -275,6 +278,7 @@ def test_doctor_reports_each_paper_experiment_ready_or_what_is_missing(tmp_path,
     assert "dataset mac" not in doctor(check_models=False, echo=lambda s: None)["paper 50_mac_closed_open"]
 
 
+@pytest.mark.slow
 def test_worker_threads_benchmark_times_three_ways(benchmark_script):
     "benchmarks/test_worker_threads.py on two quick tests: alone, side by side as they are, side by side at one thread each."
     script = benchmark_script("test_worker_threads")

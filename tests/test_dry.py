@@ -106,6 +106,7 @@ def dry_small_mit_states(tmp_path, monkeypatch):
     return root
 
 
+@pytest.mark.slow
 def test_dry_small_rebuild_runs_czsl_on_a_random_vit(tmp_path, dry_small_mit_states):
     "`vlconcepts rebuild --profile dry-small` on one notebook: random ViT-B/32, the dry tree's MIT-States, outputs apart."
     results = rebuild("dry-small", only="06_czsl_curves", device="cpu", publish_to=tmp_path / "dry-out",

@@ -256,6 +256,7 @@ def test_toyitm_grammar_diagnostic_plain_share(benchmark_script):
         with pytest.raises(SystemExit): diagnostic.main(bad)
 
 
+@pytest.mark.slow
 def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread, tmp_path):
     "benchmarks/toyitm_release_trials.py on smoke sizes: every variant trains, their scores are written and each trial's rule is applied."
     script = benchmark_script("toyitm_release_trials")

@@ -318,6 +318,7 @@ def test_toyclip_text_phase_smoke(benchmark_script, tmp_path):
     assert torch.allclose(continued.encode_images(images), shipped.encode_images(images))  # the image tower did not
 
 
+@pytest.mark.slow
 def test_isa_emulation_smoke(benchmark_script):
     "benchmarks/isa_emulation.py --smoke: both sides run in their own interpreter; the capped side reports AVX2 kernels."
     rows = benchmark_script("isa_emulation").main(["--smoke"])
