@@ -9,6 +9,8 @@ JOBS   ?=
 # Each worker gets its share of the cores as OMP_NUM_THREADS / MKL_NUM_THREADS (cores // workers, at least 1), which the
 # kernels it starts inherit (`cli.kernel_threads` caps a dry or paper rebuild's kernel at it): two workers on every core
 # each ran the two longest tests side by side 2-3x slower (benchmarks/test_worker_threads.py).
+# The long tests are collected first (tests/conftest.py) and handed out two at a time (--maxschedchunk 2): in xdist's
+# default chunks one worker took every long test and the other sat idle once its short ones were done.
 TEST_JOBS ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -40,7 +42,7 @@ TEST_THREADS = $(shell $(PYTHON) -c 'print(max(1, $(CORES) // max(1, $(TEST_WORK
 
 test: install
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLCONCEPTS_PROGRESS=0 MPLBACKEND=Agg \
-	  OMP_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) $(BIN)/python -m pytest -n $(TEST_WORKERS)
+	  OMP_NUM_THREADS=$(TEST_THREADS) MKL_NUM_THREADS=$(TEST_THREADS) $(BIN)/python -m pytest -n $(TEST_WORKERS) --maxschedchunk 2
 
 # JupyterLab from .venv on nbs/, with this venv's Python registered (inside .venv) as the kernel the notebooks
 # name in their metadata ("python3"), so every chapter and experiment opens on the interpreter vlconcepts is installed in.

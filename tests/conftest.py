@@ -26,8 +26,9 @@ def starts_long_processes(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """The long tests first, the rest in collection order: pytest-xdist hands out tests in this order, so a long notebook test
-    that came last would keep one worker busy while the others sat idle (`make test` runs one worker per core)."""
+    """The long tests first, the rest in collection order. `make test` runs one pytest-xdist worker per core and hands out
+    tests in this order two at a time (`--maxschedchunk 2`), so the long ones spread over the workers and the short ones fill
+    in at the end; a long notebook test that came last would keep one worker busy while the others sat idle."""
     items.sort(key=lambda item: not starts_long_processes(item))   # a stable sort: each group keeps its order
 
 
