@@ -50,7 +50,6 @@ def _forget_torchvision_modules():
 
 def _missing_torchvision_op(error: BaseException) -> Optional[str]:
     "The operator name in a `operator torchvision::<name> does not exist` error, else None."
-    import re
     match = re.search(r"operator torchvision::(\w+) does not exist", str(error))
     return match.group(1) if match else None
 
