@@ -1,7 +1,6 @@
 """Every number transcribed from a paper (`vlconcepts/paper_numbers/<lens>/*.csv`) is printed in that paper's text
 (`../shared/papers/<lens>_*.txt`), so no table prints a value beside ours that the paper does not print (the invented
 '11.15 ± 2.03' of binding's Table 4, issue 18 item 8). Values read off a figure say so in `sources.json` and are left out."""
-import json
 import re
 from pathlib import Path
 
@@ -26,9 +25,8 @@ def missing_numbers(cells, paper_text: str) -> list[str]:
 
 
 def read_off_a_figure(lens: str, table: str) -> bool:
-    "Whether `sources.json` says the table's values were read off a figure (no printed numbers to compare with)."
-    source = json.loads((NUMBERS / lens / "sources.json").read_text())[table]
-    return "read off" in source["source"] + source.get("note", "")
+    "Whether the table's source (`sources.json`) says its values were read off a figure (no printed numbers to compare with)."
+    return "read off" in paper_table(lens, table).attrs["source"]
 
 
 def test_the_check_finds_an_invented_value():
