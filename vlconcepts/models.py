@@ -11,8 +11,10 @@ import json
 import logging
 import math
 import os
+import sys
 import warnings
 from contextlib import nullcontext
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -31,7 +33,7 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG',
            'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec', 'import_plugins', 'did_you_mean',
            'spec_backend', 'load_model', 'check_batch_size', 'image_batches', 'autocast_dtype', 'autocast',
-           'hash_state_dict', 'VLModel', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
+           'hash_state_dict', 'VLModel', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
            'OpenCLIPModel', 'absolute_spec', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
            'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
@@ -303,6 +305,41 @@ def encode_texts(self: VLModel, texts: Sequence[str], batch_size: int = 256) -> 
         with autocast(self.device): features.append(self._text_features(texts[start:start + batch_size]).float())
     return F.normalize(torch.cat(features), dim=-1).cpu()
 
+# %% ../nbs/01_models.ipynb #f13d49b8
+@lru_cache(maxsize=None)
+def _file_digest(path: str, mtime_ns: int, size: int) -> str:
+    "BLAKE2b of one source file (the stat in the arguments lets an edited file be read again in the same process)."
+    return "blake2b:" + hashlib.blake2b(Path(path).read_bytes(), digest_size=10).hexdigest()
+
+
+def _module_identity(name: str, classes: list) -> str:
+    "One module's code: its source digest (this package, local files), its package's version, or its classes' names."
+    import importlib.metadata
+    module, top = sys.modules.get(name), name.split(".")[0]
+    if top != "vlconcepts" and name != "__main__":
+        version = getattr(sys.modules.get(top), "__version__", None)
+        if version is None:
+            try: version = importlib.metadata.version(top)
+            except (importlib.metadata.PackageNotFoundError, ValueError): version = None
+        if version is not None: return f"{top}=={version}"
+    file = getattr(module, "__file__", None)
+    if name != "__main__" and file and Path(file).is_file():
+        stat = Path(file).stat()
+        return _file_digest(str(Path(file).resolve()), stat.st_mtime_ns, stat.st_size)
+    return "classes:" + ",".join(sorted(c.__qualname__ for c in classes))   # a notebook's own classes: names only
+
+
+def model_code(model) -> dict[str, str]:
+    "The code that computes `model`'s outputs: `{module or package: source digest or version}` (see `_module_identity`)."
+    owners = [*type(model).__mro__, *(type(layer) for layer in model.module.modules())]
+    owners += [v if isinstance(v, type) or callable(v) and hasattr(v, "__qualname__") else type(v) for v in vars(model).values()]
+    by_module: dict[str, list] = {}
+    for owner in owners:
+        name = getattr(owner, "__module__", None)
+        if name and name != "builtins": by_module.setdefault(name, []).append(owner)
+    identities = {name: _module_identity(name, classes) for name, classes in by_module.items()}
+    return {name.split(".")[0] if "==" in identity else name: identity for name, identity in sorted(identities.items())}
+
 # %% ../nbs/01_models.ipynb #21d45e77
 @patch
 def similarity(self: VLModel, images, texts: Sequence[str]) -> torch.Tensor:
@@ -326,12 +363,13 @@ def match_scores(self: VLModel, images, texts: Sequence[str], batch_size: int = 
 
 @patch(as_prop=True)
 def fingerprint(self: VLModel) -> str:
-    "Stable hex digest of spec + class + configuration + every weight; recomputed when a weight changes in place."
+    "Stable hex digest of spec + class + configuration + code (`model_code`) + every weight; recomputed when a weight changes in place."
     state = self.module.state_dict(keep_vars=True)
     key = tuple((name, id(t), t._version) for name, t in state.items() if isinstance(t, torch.Tensor))
     if self._fingerprint is None or key != self._fingerprint_key:
         digest = hashlib.blake2b(digest_size=20)
         digest.update(f"{self.spec}|{type(self).__name__}|{self.kind}|{self._fingerprint_extra()}|".encode())
+        digest.update(json.dumps(model_code(self), sort_keys=True).encode())
         self._fingerprint, self._fingerprint_key = hash_state_dict(state, digest).hexdigest(), key
     return self._fingerprint
 
