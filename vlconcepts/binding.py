@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import copy
-import shutil
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +18,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .cache import cached_activations, cached_image_features, cached_text_features, code_digest, dataset_fingerprint
-from .core import (InputValidationError, cache_dir, get_logger, paper_table, paper_tables, pick_device, progress,
+from .core import (InputValidationError, get_logger, paper_table, paper_tables, pick_device, progress,
                              save_table, seed_everything)
 from .czsl import apply_bias, choose_bias
+from .datasets import cached_world
 from .scenes import OPPOSITE_RELATION
 from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, BindingDataset,
                                      export_binding, load_binding)
@@ -59,13 +59,9 @@ def world_images(task: str, fraction: float = 1.0) -> int:
 
 def binding_world(task: str, n_images: int, seed: int = 0, size: Optional[int] = None,
                   root: Optional[Path] = None) -> BindingDataset:
-    "The synthetic `binding-<task>` world of `n_images` images, rendered once under `root` (default: the cache)."
-    folder = Path(root) if root is not None else cache_dir() / "worlds" / f"binding-{task}-n{n_images}-seed{seed}-size{size or 'default'}"
-    done = folder / ".complete"
-    if not done.exists():
-        if folder.exists(): shutil.rmtree(folder)  # an export killed midway: start again
-        export_binding(folder, task, n_images, seed, size)
-        done.write_text("ok\n")
+    "The synthetic `binding-<task>` world of `n_images` images, rendered once under `root` (default: the cache, `cached_world`)."
+    folder = cached_world(f"binding-{task}-n{n_images}-seed{seed}-size{size or 'default'}",
+                          lambda out: export_binding(out, task, n_images, seed, size), ["vlconcepts.binding_data"], root)
     return load_binding(folder, task)
 
 # %% ../nbs/20_binding.ipynb #e2b73a67

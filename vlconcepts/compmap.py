@@ -9,10 +9,7 @@ import functools
 import hashlib
 import json
 import math
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Optional, Sequence
@@ -29,11 +26,11 @@ from .cache import (cached_activations, cached_image_features, cached_text_featu
                               compute_context, dataset_fingerprint)
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
-from .scenes import RENDER_VERSION
 from .cub_data import export_cub, load_cub
+from .datasets import cached_world
 from .czsl import bias_sweep, bias_sweeps
 from .models import packaged_minilm_dir
-from .toyclip import TrainingConfig, toyclip_config, train_toyclip
+from .toyclip import TrainingConfig, code_stamped, toyclip_config, train_toyclip
 
 logger = get_logger(__name__)
 
@@ -419,13 +416,8 @@ def compmap_dataset(name: str, source: str = "synthetic", n: int = 1000, seed: i
     export, load, inner = exporters[name]
     if source == "real": return load(Path(root).expanduser() if root else None)
     if source != "synthetic": raise InputValidationError(f"source must be 'synthetic' or 'real', got {source!r}.")
-    folder = cache_dir() / "compmap" / "worlds" / f"{name}-n{n}-seed{seed}-px{size}-render{RENDER_VERSION}"  # new renders, new folder
-    if not folder.is_dir():
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-        export(tmp, n=n, seed=seed, size=size)
-        try: os.replace(tmp, folder)
-        except OSError: shutil.rmtree(tmp, ignore_errors=True)  # another process finished first
+    folder = cached_world(f"compmap-{name}-n{n}-seed{seed}-px{size}", functools.partial(export, n=n, seed=seed, size=size),
+                          [export.__module__])   # a new drawing of the world (`cached_world`), a new folder
     return load(folder / inner if inner else folder)
 
 # %% ../nbs/10_compmap.ipynb #bab6ed5b
@@ -599,7 +591,7 @@ def toyclip_width_spec(width: int, steps: int = 150, seed: int = 0, device="auto
                             batch_size=batch_size, pool_size=pool_size, warmup_steps=min(50, steps // 5),
                             eval_every=steps, checkpoint_every=steps)
     context = compute_context(device, cpu_threads)     # the default (one CPU thread) keeps the folder's old name
-    run_dir = (cache_dir() / "compmap" / "toyclip-widths"   # the render version too: new worlds, a new run
+    run_dir = code_stamped(cache_dir() / "compmap" / "toyclip-widths"   # other trainer or world code: the run starts over
                / (f"w{width}-t{text_width}-steps{steps}-b{batch_size}-seed{seed}-render{config.render_version}"
                   + ("" if context == "cpu-1-threads" else f"-{context}")))
     previous = torch.get_num_threads()

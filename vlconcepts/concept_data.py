@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -15,7 +16,8 @@ import torch
 import torch.nn.functional as F
 
 from . import factor_data
-from .core import DatasetFormatError, InputValidationError, cache_dir, get_logger, torch_generator
+from .datasets import cached_world
+from .core import DatasetFormatError, InputValidationError, get_logger, torch_generator
 
 logger = get_logger(__name__)
 
@@ -310,17 +312,12 @@ def concept_image_dataset(name: str, lam: int = 0, *, n_max: int = 2000, image_s
     if source is not None:
         return build(Path(source), lam, seed=seed, n_max=n_max, image_size=image_size)
     n_export = _export_size(spec, lam, seed, n_max)
-    folder = Path(export_dir or cache_dir() / "concept_learners") / f"{name}_lam{lam}_seed{seed}_n{n_export}_s{image_size}"
-    grid = factor_grid_union(spec, lam, seed)
-    if name == "dsprites":
-        path = next(folder.glob("*.npz"), None) or factor_data.export_dsprites(folder, n=n_export, seed=seed,
-                                                                             size=image_size, factor_grid=grid)
-        data = factor_data.load_dsprites(path)
-    else:
-        path = next(folder.glob("*.h5"), None) or factor_data.export_3dshapes(folder, n=n_export, seed=seed,
-                                                                            size=image_size, factor_grid=grid)
-        data = factor_data.load_3dshapes(path)
-    return build(data, lam, seed=seed, n_max=n_max, image_size=image_size)
+    world = f"{name}_lam{lam}_seed{seed}_n{n_export}_s{image_size}"
+    export, load = ((factor_data.export_dsprites, factor_data.load_dsprites) if name == "dsprites"
+                    else (factor_data.export_3dshapes, factor_data.load_3dshapes))
+    folder = cached_world(world, partial(export, n=n_export, seed=seed, size=image_size, factor_grid=factor_grid_union(spec, lam, seed)),
+                          ["vlconcepts.factor_data", "vlconcepts.concept_data"], Path(export_dir) / world if export_dir else None)
+    return build(load(folder), lam, seed=seed, n_max=n_max, image_size=image_size)
 
 # %% ../nbs/04f_concept_data.ipynb #431203f8
 def hold_out_validation(data: ConceptDataset, fraction: float = 0.15) -> tuple[ConceptDataset, tuple]:

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
@@ -18,7 +17,8 @@ from scipy import stats
 from .cache import FeatureCache, cached_activations, cached_image_features, cached_text_features
 from .caption_data import (IMCAPS_TYPES, ImageCaptionPairs, differing_words, export_controlled_imcaps,
                                      load_controlled_imcaps, read_pair_records)
-from .core import (DatasetFormatError, InputValidationError, VLConceptsError, cache_dir, check_seed, get_logger,
+from .datasets import cached_world
+from .core import (DatasetFormatError, InputValidationError, VLConceptsError, check_seed, get_logger,
                              progress)
 
 logger = get_logger(__name__)
@@ -96,13 +96,9 @@ def compare_models(frame: pd.DataFrame, model_a: str, model_b: str, scores: Sequ
 
 # %% ../nbs/42_controlled_imcaps.ipynb #70b54548
 def imcaps_world(n: int, seed: int = 0, size: int = 64, root: Path | None = None) -> ImageCaptionPairs:
-    "The world's `n` ControlledImCaps-like pairs (types in turn), rendered once under `root` (default: the cache)."
-    folder = Path(root) if root is not None else cache_dir() / "worlds" / f"controlled-imcaps-n{n}-seed{seed}-size{size}"
-    done = folder / ".complete"
-    if not done.exists():
-        if folder.exists(): shutil.rmtree(folder)  # an export killed midway: start again
-        export_controlled_imcaps(folder, n, seed, size)
-        done.write_text("ok\n")
+    "The world's `n` ControlledImCaps-like pairs (types in turn), rendered once under `root` (default: the cache, `cached_world`)."
+    folder = cached_world(f"controlled-imcaps-n{n}-seed{seed}-size{size}", lambda out: export_controlled_imcaps(out, n, seed, size),
+                          ["vlconcepts.caption_data"], root)
     return load_controlled_imcaps(folder)
 
 

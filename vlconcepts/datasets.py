@@ -18,19 +18,20 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 
-from .cache import dataset_fingerprint
+from .cache import code_digest, dataset_fingerprint
 from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, StatisticDifference, atomic_path,
-                             atomic_write, check_seed, data_dir, is_whole_number, progress, record_own_data)
+                             atomic_write, cache_dir, check_seed, data_dir, is_whole_number, progress, record_own_data)
 from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
 # %% auto #0
-__all__ = ['STAGING_PREFIX', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset',
-           'staged_export', 'checked_exporter', 'registered_datasets', 'dataset_entry', 'world_exporters',
-           'require_path', 'dataset_table', 'ImageDataset', 'format_error', 'read_lines', 'write_lines', 'write_json',
-           'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera',
-           'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
-           'release_differences', 'written_by_exporter', 'note_own_data']
+__all__ = ['STAGING_PREFIX', 'WORLD_MODULES', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry',
+           'register_dataset', 'staged_export', 'world_folder', 'cached_world', 'checked_exporter',
+           'registered_datasets', 'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset',
+           'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
+           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene',
+           'verify_against_scenes', 'PublishedStatistic', 'published_statistics', 'release_differences',
+           'written_by_exporter', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -119,6 +120,34 @@ def _relocated(value, staging: Path, out: Path):
     if isinstance(value, (tuple, list)): return type(value)(_relocated(v, staging, out) for v in value)
     if isinstance(value, dict): return {k: _relocated(v, staging, out) for k, v in value.items()}
     return value
+
+# %% ../nbs/04_datasets.ipynb #71b1f7d1
+WORLD_MODULES = ("vlconcepts.scenes", "vlconcepts.render", "vlconcepts.captions", "vlconcepts.datasets")   # every world's drawing code
+
+
+def world_folder(name: str, modules: Sequence[str] = ()) -> Path:
+    "`$VLCONCEPTS_CACHE/worlds/<name>-code<digest>`: `name` carries the world's settings, the digest the source that draws it."
+    return cache_dir() / "worlds" / f"{name}-code{code_digest(*WORLD_MODULES, *modules)[:12]}"
+
+
+def cached_world(name: str, export: Callable[[Path], object], modules: Sequence[str] = (), root: Optional[Path] = None) -> Path:
+    "The folder of world `name` (`root`, else `world_folder(name, modules)`), filled by `export(folder)` once and atomically."
+    folder = Path(root) if root is not None else world_folder(name, modules)
+    if folder.is_dir(): return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    prefix = f".{folder.name}.partial-"
+    for stale in folder.parent.glob(f"{prefix}*"):                      # left by a killed export
+        pid = stale.name[len(prefix):]
+        if pid.isdigit() and not _process_alive(int(pid)): shutil.rmtree(stale, ignore_errors=True)
+    partial_folder = folder.with_name(f"{prefix}{os.getpid()}")
+    shutil.rmtree(partial_folder, ignore_errors=True); partial_folder.mkdir()
+    try:
+        export(partial_folder)
+        partial_folder.rename(folder)
+    except OSError:
+        if not folder.is_dir(): raise                                    # not "another process finished first"
+    finally: shutil.rmtree(partial_folder, ignore_errors=True)
+    return folder
 
 # %% ../nbs/04_datasets.ipynb #3e56c80b
 def _positive_or_none(name: str, value, exporter: str):

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import math
-import shutil
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Optional, Sequence
@@ -19,9 +18,9 @@ from fastcore.basics import patch
 from torch import nn
 
 from .cache import cached_activations, cached_image_tokens, cached_result, code_digest
-from .core import InputValidationError, cache_dir, get_logger, is_whole_number, progress, seed_everything
+from .core import InputValidationError, get_logger, is_whole_number, progress, seed_everything
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
-from .scenes import RENDER_VERSION
+from .datasets import cached_world
 from .stats import mean_se
 from .attribute_object_data import MAC_CLOSED_FRACTION, AttributeObjectDataset, export_mac, load_mac
 
@@ -532,15 +531,11 @@ def score_pairs(model: nn.Module, cls: torch.Tensor, patches: torch.Tensor, spac
 # %% ../nbs/50_mac.ipynb #af1aefbc
 def tiny_mac(n: int = 600, seed: int = 0, size: int = 64, root: Optional[Path] = None,
              closed_fraction: float = MAC_CLOSED_FRACTION) -> AttributeObjectDataset:
-    "The synthetic MAC-like world (`export_mac`; `closed_fraction=1.0`: the full world) exported once under `$VLCONCEPTS_CACHE/worlds/`, read back by `load_mac`."
-    name = f"mac-n{n}-seed{seed}-{size}px-closed{closed_fraction:g}-render{RENDER_VERSION}"
-    root = Path(root) if root is not None else cache_dir() / "worlds" / name
-    if not (root / "metadata_multi_attr_split_all.json").exists():
-        partial = root.with_name(root.name + ".partial")
-        export_mac(partial, n, seed, size, closed_fraction=closed_fraction)
-        if root.exists(): shutil.rmtree(root)
-        partial.rename(root)
-    return load_mac(root)
+    "The synthetic MAC-like world (`export_mac`; `closed_fraction=1.0`: the full world) exported once (`cached_world`), read back by `load_mac`."
+    folder = cached_world(f"mac-n{n}-seed{seed}-{size}px-closed{closed_fraction:g}",
+                          lambda out: export_mac(out, n, seed, size, closed_fraction=closed_fraction),
+                          ["vlconcepts.attribute_object_data"], root)
+    return load_mac(folder)
 
 
 def image_tokens(vl_model, dataset: AttributeObjectDataset) -> tuple[torch.Tensor, torch.Tensor]:

@@ -26,6 +26,7 @@ from torch import nn
 from .cache import (CacheKey, cached_activations, cached_text_features, code_digest, dataset_fingerprint,
                               distributed_world)
 from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
+from .datasets import cached_world
 from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
                              progress, seed_everything)
@@ -536,8 +537,8 @@ def _training_captions(config: ProbeConfig) -> tuple[str, ...]:
     "`probe_training_captions`, computed once per config and process."
     if config.captions == "world":
         mix = dataset_fingerprint(sorted(CAPTION_CORPUS_MIX.items()))[:8]
-        folder = cache_dir() / "probes" / f"world-captions-{config.n_captions}-{config.corpus_seed}-mix{mix}"
-        if not (folder / "Train_GCC-training.tsv").exists(): export_captions(folder, n=config.n_captions, seed=config.corpus_seed)
+        folder = cached_world(f"probe-captions-{config.n_captions}-{config.corpus_seed}-mix{mix}",
+                              lambda out: export_captions(out, n=config.n_captions, seed=config.corpus_seed), ["vlconcepts.caption_data"])
         captions = load_captions(folder).captions
     else:
         captions = load_captions(None if config.captions == "cc3m" else config.captions).captions
