@@ -1,4 +1,4 @@
-"""Every committed table (`tables/*.md`) is read by people on another machine: no caption or cell names a temporary or
+"""Every committed table (`tables/*.md`) and report page (`reports/`) is read by people on another machine: no caption or cell names a temporary or
 personal path (issue 18 item 8): /tmp/, a tmp* folder, a user's home, a cache folder. And every markdown table keeps its
 columns on every row: a `|` inside a cell is escaped (`core.markdown_table`)."""
 import re
@@ -65,3 +65,14 @@ def test_every_row_keeps_its_columns(table):
     broken = broken_rows(table.read_text())
     assert not broken, (f"tables/{table.name}: rows {broken} have more or fewer cells than their header, an unescaped `|` "
                         "inside a cell: write tables with core.save_table (it escapes them) and rebuild the table.")
+
+
+REPORTS = sorted(p for p in (ROOT / "reports").glob("*") if p.suffix in (".md", ".html"))
+
+
+@pytest.mark.parametrize("page", REPORTS, ids=lambda p: p.name)
+def test_no_temporary_path_in_a_report(page):
+    "The committed report pages too: the HTML page carries the executed notebook's log lines (`cli.portable_paths`)."
+    found = temporary_paths(page.read_text())
+    assert not found, (f"reports/{page.name} names temporary or personal paths {found}: `vlconcepts report` writes them "
+                       "through cli.portable_paths; rebuild the report.")

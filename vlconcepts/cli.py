@@ -10,6 +10,7 @@ import fnmatch
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,8 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_
            'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'format_summary', 'rebuild',
            'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'offline_setting',
            'spec_status', 'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides',
-           'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
+           'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch',
+           'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -481,6 +483,16 @@ def report_overrides(pairs: Sequence[str]) -> dict:
         overrides[key.strip()] = yaml.safe_load(value)
     return overrides
 
+# %% ../nbs/90_cli.ipynb #c44098f7
+def portable_paths(text: str, root: Optional[Path] = None) -> str:
+    "`text` with the cache, data, checkout (`root`) and temporary folders written as `$VLCONCEPTS_CACHE`, `$VLCONCEPTS_DATA`, `.`, `$TMPDIR`."
+    places = {"$VLCONCEPTS_CACHE": cache_dir(), "$VLCONCEPTS_DATA": data_dir(), ".": root, "$TMPDIR": Path(tempfile.gettempdir())}
+    folders = sorted(((str(Path(folder).resolve()), name) for name, folder in places.items() if folder is not None),
+                     key=lambda pair: -len(pair[0]))
+    for folder, name in folders:
+        if folder != "/": text = re.sub(r"(?<![\w./-])" + re.escape(folder) + r"(?=[/\s\"'<),;:]|$)", lambda _: name, text)   # whole folders only
+    return text
+
 # %% ../nbs/90_cli.ipynb #9258bc9a
 def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto", out: Optional[Path] = None,
                overrides: Sequence[str] = (), runs_dir: Optional[Path] = None, echo=print) -> dict[str, Path]:
@@ -520,7 +532,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
             else: os.environ[key] = value
         if running.exists(): os.replace(running, executed)
         shutil.rmtree(staging, ignore_errors=True)
-    (out / f"{name}.html").write_text(HTMLExporter().from_filename(str(executed))[0])
+    (out / f"{name}.html").write_text(portable_paths(HTMLExporter().from_filename(str(executed))[0], root))
     files = {"page": out / f"{name}.md", "figure": out / f"{name}.png", "html": out / f"{name}.html", "notebook": executed}
     echo(f"report {name} in {time.time() - start:.0f} s: " + ", ".join(str(p) for p in files.values()))
     return files
