@@ -133,7 +133,7 @@ def world_folder(name: str, modules: Sequence[str] = ()) -> Path:
 def cached_world(name: str, export: Callable[[Path], object], modules: Sequence[str] = (), root: Optional[Path] = None) -> Path:
     "The folder of world `name` (`root`, else `world_folder(name, modules)`), filled by `export(folder)` once and atomically."
     folder = Path(root) if root is not None else world_folder(name, modules)
-    if folder.is_dir(): return folder
+    if folder.is_dir() and any(folder.iterdir()): return folder          # an empty folder (made for it) is filled
     folder.parent.mkdir(parents=True, exist_ok=True)
     prefix = f".{folder.name}.partial-"
     for stale in folder.parent.glob(f"{prefix}*"):                      # left by a killed export
