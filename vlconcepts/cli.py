@@ -22,8 +22,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (VLConceptsError, cache_dir, data_dir, get_logger, output_root, pick_device, repo_root)
-from .datasets import registered_datasets, world_exporters
+from .core import (VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device, repo_root)
+from .datasets import registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
 
 logger = get_logger(__name__)
@@ -607,6 +607,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = cache_commands.add_parser("clear", help="remove cache entries")
     p.add_argument("--spec", default=None, metavar="GLOB", help="only entries of model specs matching GLOB")
     p.add_argument("--what", default=None, metavar="GLOB", help="only entries whose content matches GLOB, e.g. 'image_features'")
+    p.add_argument("--stale-worlds", action="store_true",
+                   help="instead: remove the cached synthetic worlds drawn by other code than this (datasets.stale_worlds)")
     p = commands.add_parser("world", help="synthetic worlds")
     world_commands = p.add_subparsers(dest="world_command", required=True)
     p = world_commands.add_parser("export", help="write a synthetic world in an official dataset format")
@@ -645,10 +647,19 @@ def _rebuild_command(args) -> int:
 
 
 def _cache_command(args) -> int:
-    "`vlconcepts cache ls|clear`: list the entries, or remove the matching ones and say how many and how much."
+    "`vlconcepts cache ls|clear`: list the entries (and the stale worlds), or remove the matching ones (or the stale worlds) and say how many and how much."
     from vlconcepts import cache
+    worlds = stale_worlds()
+    mib = lambda folders: f"{sum(folder_size(f) for f in folders) / 2**20:.1f} MiB"
     if args.cache_command == "ls":
         print(cache.format_entries(cache.list_entries()))
+        if worlds: print(f"{len(worlds)} stale world folders, {mib(worlds)} (vlconcepts cache clear --stale-worlds)")
+        return 0
+    if args.stale_worlds:
+        size = mib(worlds)
+        for folder in worlds: shutil.rmtree(folder, ignore_errors=True)
+        print(f"removed {len(worlds)} stale world folders, {size} from {cache_dir()}" if worlds
+              else f"nothing to remove: every world in {cache_dir()} is the current code's")
         return 0
     before = cache.list_entries()
     cache.clear(spec_pattern=args.spec, what_pattern=args.what)

@@ -25,13 +25,13 @@ from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
 # %% auto #0
-__all__ = ['STAGING_PREFIX', 'WORLD_MODULES', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry',
-           'register_dataset', 'staged_export', 'world_folder', 'cached_world', 'checked_exporter',
-           'registered_datasets', 'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset',
-           'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
-           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene',
-           'verify_against_scenes', 'PublishedStatistic', 'published_statistics', 'release_differences',
-           'written_by_exporter', 'note_own_data']
+__all__ = ['STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS', 'DEFAULT_SIZE', 'COLOR_NAMES',
+           'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset', 'staged_export', 'world_folder',
+           'cached_world', 'stale_worlds', 'checked_exporter', 'registered_datasets', 'dataset_entry',
+           'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'format_error', 'read_lines',
+           'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json',
+           'split_counts', 'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic',
+           'published_statistics', 'release_differences', 'written_by_exporter', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -123,6 +123,7 @@ def _relocated(value, staging: Path, out: Path):
 
 # %% ../nbs/04_datasets.ipynb #71b1f7d1
 WORLD_MODULES = ("vlconcepts.scenes", "vlconcepts.render", "vlconcepts.captions", "vlconcepts.datasets")   # every world's drawing code
+WORLD_RECORD = "world.json"   # in a cached world: its name and the modules whose source its folder's digest covers
 
 
 def world_folder(name: str, modules: Sequence[str] = ()) -> Path:
@@ -143,11 +144,29 @@ def cached_world(name: str, export: Callable[[Path], object], modules: Sequence[
     shutil.rmtree(partial_folder, ignore_errors=True); partial_folder.mkdir()
     try:
         export(partial_folder)
+        if root is None: (partial_folder / WORLD_RECORD).write_text(json.dumps({"name": name, "modules": [*WORLD_MODULES, *modules]}))
         partial_folder.rename(folder)
     except OSError:
         if not folder.is_dir(): raise                                    # not "another process finished first"
     finally: shutil.rmtree(partial_folder, ignore_errors=True)
     return folder
+
+# %% ../nbs/04_datasets.ipynb #c46fb0e0
+LEGACY_WORLD_FOLDERS = ("compmap/worlds/*", "concept_learners/*", "probes/world-captions-*")   # under the cache, before `cached_world`
+
+
+def stale_worlds(root: Optional[Path] = None) -> list[Path]:
+    "Cached world folders under `root` (default: the cache) that the current code would not read: drawn by other code, or unrecorded."
+    root = Path(root) if root is not None else cache_dir()
+    stale = [p for pattern in LEGACY_WORLD_FOLDERS for p in sorted(root.glob(pattern)) if p.is_dir()]
+    for folder in sorted((root / "worlds").glob("*")) if (root / "worlds").is_dir() else []:
+        if not folder.is_dir() or folder.name.startswith("."): continue        # a running export's partial folder
+        try: record = json.loads((folder / WORLD_RECORD).read_text())
+        except (OSError, ValueError): stale.append(folder); continue
+        try: current = f"{record['name']}-code{code_digest(*record['modules'])[:12]}"
+        except (KeyError, TypeError, ImportError, AttributeError): stale.append(folder); continue   # a module gone since
+        if folder.name != current: stale.append(folder)
+    return stale
 
 # %% ../nbs/04_datasets.ipynb #3e56c80b
 def _positive_or_none(name: str, value, exporter: str):
