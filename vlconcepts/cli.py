@@ -649,13 +649,13 @@ def _rebuild_command(args) -> int:
 def _cache_command(args) -> int:
     "`vlconcepts cache ls|clear`: list the entries (and the stale worlds), or remove the matching ones (or the stale worlds) and say how many and how much."
     from vlconcepts import cache
-    worlds = stale_worlds()
     mib = lambda folders: f"{sum(folder_size(f) for f in folders) / 2**20:.1f} MiB"
     if args.cache_command == "ls":
         print(cache.format_entries(cache.list_entries()))
-        if worlds: print(f"{len(worlds)} stale world folders, {mib(worlds)} (vlconcepts cache clear --stale-worlds)")
+        if worlds := stale_worlds(): print(f"{len(worlds)} stale world folders, {mib(worlds)} (vlconcepts cache clear --stale-worlds)")
         return 0
     if args.stale_worlds:
+        worlds = stale_worlds()
         size = mib(worlds)
         for folder in worlds: shutil.rmtree(folder, ignore_errors=True)
         print(f"removed {len(worlds)} stale world folders, {size} from {cache_dir()}" if worlds
