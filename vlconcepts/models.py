@@ -329,14 +329,56 @@ def _module_identity(name: str, classes: list) -> str:
     return "classes:" + ",".join(sorted(c.__qualname__ for c in classes))   # a notebook's own classes: names only
 
 
+@lru_cache(maxsize=None)
+def _top_level_imports(path: str, mtime_ns: int, size: int, package: str) -> tuple[str, ...]:
+    "Module names a source file imports in its top-level statements (`from .x import y` resolved against `package`)."
+    import ast, importlib.util
+    names = []
+    def visit(statements):
+        for node in statements:
+            if isinstance(node, ast.Import): names.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                try: base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) if node.level else node.module
+                except (ImportError, ValueError): continue            # a relative import outside a package
+                names.extend([base, *(f"{base}.{alias.name}" for alias in node.names)])   # `from pkg import submodule`
+            elif isinstance(node, (ast.If, ast.Try)):
+                visit(node.body + node.orelse + getattr(node, "finalbody", []) + [s for h in getattr(node, "handlers", []) for s in h.body])
+    visit(ast.parse(Path(path).read_bytes()).body)
+    return tuple(dict.fromkeys(names))
+
+
+@lru_cache(maxsize=None)
+def _installed_folders() -> tuple[Path, ...]:
+    "Where this interpreter's standard library and installed libraries live."
+    import site, sysconfig
+    folders = [*(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")), site.getusersitepackages()]
+    return tuple(dict.fromkeys(Path(folder).resolve() for folder in folders))
+
+
+def _follows(name: str) -> bool:
+    "Whether module `name` is code of this package or a local file (not the standard library or an installed library)."
+    file = getattr(sys.modules.get(name), "__file__", None)
+    if not file or not Path(file).is_file(): return False
+    if name.split(".")[0] == "vlconcepts": return True
+    return not any(Path(file).resolve().is_relative_to(folder) for folder in _installed_folders())
+
+
 def model_code(model) -> dict[str, str]:
-    "The code that computes `model`'s outputs: `{module or package: source digest or version}` (see `_module_identity`)."
+    """The code that computes `model`'s outputs: `{module or package: source digest or version}` (see `_module_identity`),
+    for the modules of its classes and the package or local modules those import at their top level (`_follows`)."""
     owners = [*type(model).__mro__, *(type(layer) for layer in model.module.modules())]
     owners += [v if isinstance(v, type) or callable(v) and hasattr(v, "__qualname__") else type(v) for v in vars(model).values()]
     by_module: dict[str, list] = {}
     for owner in owners:
         name = getattr(owner, "__module__", None)
         if name and name != "builtins": by_module.setdefault(name, []).append(owner)
+    followed = [name for name in by_module if name != "__main__" and _follows(name)]
+    for name in followed:                       # grows while it is read: the imports of each followed module are followed
+        module = sys.modules[name]; stat = Path(module.__file__).stat()
+        package = module.__package__ if module.__package__ is not None else name.rpartition(".")[0]
+        for imported in _top_level_imports(str(Path(module.__file__).resolve()), stat.st_mtime_ns, stat.st_size, package):
+            if imported not in by_module and imported in sys.modules and _follows(imported):
+                by_module[imported] = []; followed.append(imported)
     identities = {name: _module_identity(name, classes) for name, classes in by_module.items()}
     return {name.split(".")[0] if "==" in identity else name: identity for name, identity in sorted(identities.items())}
 
