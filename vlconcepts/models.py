@@ -328,7 +328,7 @@ def _module_identity(name: str, classes: list) -> str:
         return _file_digest(str(Path(file).resolve()), stat.st_mtime_ns, stat.st_size)
     return "classes:" + ",".join(sorted(c.__qualname__ for c in classes))   # a notebook's own classes: names only
 
-
+# %% ../nbs/01_models.ipynb #d6265498
 @lru_cache(maxsize=None)
 def _top_level_imports(path: str, mtime_ns: int, size: int, package: str) -> tuple[str, ...]:
     "Module names a source file imports in its top-level statements (`from .x import y` resolved against `package`)."
@@ -363,6 +363,7 @@ def _follows(name: str) -> bool:
     return not any(Path(file).resolve().is_relative_to(folder) for folder in _installed_folders())
 
 
+# %% ../nbs/01_models.ipynb #9d794b54
 def model_code(model) -> dict[str, str]:
     """The code that computes `model`'s outputs: `{module or package: source digest or version}` (see `_module_identity`),
     for the modules of its classes and the package or local modules those import at their top level (`_follows`)."""
