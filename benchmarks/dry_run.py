@@ -94,7 +94,7 @@ def main(argv=None) -> int:
     from vlconcepts.dry_worlds import dry_settings, use_dry_data
     pick_device(args.device)
     start = time.time()
-    data = use_dry_data(args.profile, Path(args.data) if args.data else None)
+    data = use_dry_data(args.profile, Path(args.data) if args.data else None, eager=True)   # every dataset now: no export in a notebook's time
     settings = dry_settings(args.profile)
     print(f"[{args.profile}] data at {data} (fraction {settings['fraction']:g}, {settings['image_size']} px) "
           f"in {time.time() - start:.0f} s; {load()}", flush=True)

@@ -235,7 +235,8 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
     if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
-        echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds; set $VLCONCEPTS_DATA to use another tree)")
+        echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds: each written when a notebook first reads it; "
+             "set $VLCONCEPTS_DATA to use another tree)")
     threads = kernel_threads(profile, jobs)
     if jobs > 1: return rebuild_side_by_side(notebooks, profile, device, runs_dir, destination, jobs, fail_fast, echo)
     results = []

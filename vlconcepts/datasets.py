@@ -10,7 +10,7 @@ import os
 import shutil
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property, partial, wraps
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -25,13 +25,13 @@ from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
 # %% auto #0
-__all__ = ['STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS', 'DEFAULT_SIZE', 'COLOR_NAMES',
-           'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset', 'staged_export', 'world_folder',
-           'cached_world', 'stale_worlds', 'checked_exporter', 'registered_datasets', 'dataset_entry',
-           'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'format_error', 'read_lines',
-           'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json',
-           'split_counts', 'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic',
-           'published_statistics', 'release_differences', 'written_by_exporter', 'note_own_data']
+__all__ = ['STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS', 'DRY_DATA_VARIABLE', 'DEFAULT_SIZE',
+           'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset', 'staged_export',
+           'world_folder', 'cached_world', 'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets',
+           'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'format_error',
+           'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json',
+           'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene', 'verify_against_scenes',
+           'PublishedStatistic', 'published_statistics', 'release_differences', 'written_by_exporter', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -58,9 +58,11 @@ class DatasetEntry:
         return DatasetNotFound(name or self.title or self.name, layout or self.layout, self.where, path)
 
     def loads(self, loader: Callable) -> Callable:
-        "Decorator: `loader` is this dataset's loader."
-        self.loader = loader
-        return loader
+        "Decorator: `loader` is this dataset's loader (in a dry run it first writes the dataset if absent: `supply_dry_data`)."
+        @wraps(loader)
+        def load(*args, **kwargs): supply_dry_data(self.name); return loader(*args, **kwargs)
+        self.loader = load
+        return load
 
     def exports(self, world: str, **fixed):
         "Decorator: the function writes synthetic world `world` (called with `fixed` keyword arguments; arguments checked)."
@@ -209,6 +211,18 @@ def checked_exporter(exporter: Callable) -> Callable:
     checked.checks_arguments = True
     return checked
 
+# %% ../nbs/04_datasets.ipynb #38fc8e69
+DRY_DATA_VARIABLE = "VLCONCEPTS_DRY_DATA"   # the dry tree `dry_worlds.use_dry_data` points $VLCONCEPTS_DATA at
+
+
+def supply_dry_data(dataset: str):
+    """In a dry run (`$VLCONCEPTS_DRY_DATA` names `$VLCONCEPTS_DATA`), write registered `dataset`'s synthetic stand-in
+    there unless it is there already; otherwise nothing. Every registered loader and `require_path` call it first."""
+    dry = os.environ.get(DRY_DATA_VARIABLE)
+    if not dry or Path(dry).resolve() != data_dir().resolve(): return
+    from vlconcepts.dry_worlds import export_dry_dataset   # the same layer; reached only in a dry run
+    export_dry_dataset(Path(dry), dataset)
+
 # %% ../nbs/04_datasets.ipynb #93b2f262
 def registered_datasets() -> dict[str, DatasetEntry]:
     "Every registered entry by name (a copy), in registration order."
@@ -231,6 +245,7 @@ def world_exporters() -> dict[str, Callable]:
 def require_path(path: Path, dataset: str, layout: Optional[str] = None, name: Optional[str] = None) -> Path:
     "`path` if it exists, else the registered `dataset`'s `DatasetNotFound` (optionally with a narrower `layout`/part `name`)."
     path = Path(path)
+    if not path.exists(): supply_dry_data(dataset)
     if not path.exists(): raise dataset_entry(dataset).missing(path, layout, name)
     return path
 

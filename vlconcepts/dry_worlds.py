@@ -9,20 +9,21 @@ import gzip
 import json
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional, Sequence
 
 import numpy as np
 
 from .core import InputValidationError, atomic_path, atomic_write, cache_dir, get_logger
-from .datasets import dataset_entry, world_exporters
+from .datasets import DRY_DATA_VARIABLE, dataset_entry, world_exporters
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'RELEASE_SIZES', 'MINIMUM_SIZES', 'WORD_VECTOR_FILES', 'DRY_TARGETS', 'BINDING_MARKERS', 'DRY_PROFILES',
            'dry_sizes', 'mac_release_metadata', 'coco_style_image_paths', 'write_word_vectors', 'export_dry_data',
-           'dry_settings', 'dry_data_root', 'use_dry_data']
+           'export_dry_dataset', 'dry_settings', 'dry_data_root', 'use_dry_data']
 
 # %% ../nbs/04h_dry_worlds.ipynb #b3807e89
 RELEASE_SIZES = {  # exporter or file -> (items in the real release, the unit, where the count comes from)
@@ -157,6 +158,22 @@ def _check_manifest(root: Path, settings: dict) -> Path:
         with atomic_write(manifest, "w") as f: json.dump(settings, f, indent=1)
     return manifest
 
+# %% ../nbs/04h_dry_worlds.ipynb #a098effa
+_EXPORTING: list[Path] = []   # the dry trees an export in this process is writing now
+
+
+@contextmanager
+def _exporting(root: Path):
+    "Hold dry tree `root`'s export lock (other processes wait) while this process writes it."
+    root.mkdir(parents=True, exist_ok=True)
+    try: import fcntl
+    except ImportError: fcntl = None                     # no flock (Windows): one process at a time is up to the user
+    with open(root / ".export.lock", "a") as lock:
+        if fcntl is not None: fcntl.flock(lock, fcntl.LOCK_EX)   # released when the file closes
+        _EXPORTING.append(root)
+        try: yield
+        finally: _EXPORTING.pop()
+
 # %% ../nbs/04h_dry_worlds.ipynb #6d2b60f9
 def export_dry_data(root: Path, fraction: float = 1.0, seed: int = 0, image_size: int = 224,
                     only: Optional[Sequence[str]] = None) -> Path:
@@ -166,14 +183,15 @@ def export_dry_data(root: Path, fraction: float = 1.0, seed: int = 0, image_size
     sizes = dry_sizes(fraction, names + ["fasttext", "word2vec"])
     _check_manifest(root, {"fraction": fraction, "seed": seed, "image_size": image_size})
     exporters = world_exporters()
-    for name in names:
-        if _exported(root, name): continue
-        logger.info(f"dry export: {name}, {sizes[name]} {RELEASE_SIZES[name][1]}")
-        size = 64 if name in ("dsprites", "3dshapes") else image_size   # the factor releases are 64 px
-        written = exporters[name](root / DRY_TARGETS[name][0], n=sizes[name], seed=seed, size=size)
-        if name == "mac": mac_release_metadata(root / "mac")
-        if name == "controlled-imcaps": coco_style_image_paths(written)
-    if only is None or "mit-states" in names: _dry_word_vectors(root, sizes, seed)
+    with _exporting(root):                               # kernels side by side take turns; the second finds it written
+        for name in names:
+            if _exported(root, name): continue
+            logger.info(f"dry export: {name}, {sizes[name]} {RELEASE_SIZES[name][1]}")
+            size = 64 if name in ("dsprites", "3dshapes") else image_size   # the factor releases are 64 px
+            written = exporters[name](root / DRY_TARGETS[name][0], n=sizes[name], seed=seed, size=size)
+            if name == "mac": mac_release_metadata(root / "mac")
+            if name == "controlled-imcaps": coco_style_image_paths(written)
+        if only is None or "mit-states" in names: _dry_word_vectors(root, sizes, seed)
     return root
 
 
@@ -185,6 +203,14 @@ def _dry_word_vectors(root: Path, sizes: dict, seed: int):
     mit = load_mit_states(root / "mit-states")
     words = [*mit.attributes, *mit.objects]
     write_word_vectors(folder, words, n_words=sizes["word2vec"], seed=seed, buckets=max(100, sizes["fasttext"]))
+
+# %% ../nbs/04h_dry_worlds.ipynb #f8f99946
+def export_dry_dataset(root: Path, dataset: str) -> Path:
+    "Write registered `dataset`'s stand-in into dry tree `root` at the settings of its `dry.json`, unless it is there."
+    manifest, names = Path(root) / "dry.json", [name for name, (_, target) in DRY_TARGETS.items() if target == dataset]
+    if _EXPORTING or not names or not manifest.is_file(): return Path(root)   # an export running here reads its own output
+    settings = json.loads(manifest.read_text())
+    return export_dry_data(root, settings["fraction"], settings["seed"], settings["image_size"], only=names)
 
 # %% ../nbs/04h_dry_worlds.ipynb #e5bd1c6a
 DRY_PROFILES = {"dry": {"fraction": 1.0, "image_size": 224}, "dry-small": {"fraction": 0.01, "image_size": 64}}
@@ -203,15 +229,20 @@ def dry_settings(profile: str) -> dict:
     return settings
 
 
-def dry_data_root(profile: str = "dry", root: Optional[Path] = None) -> Path:
-    "Export (once) and return the synthetic data tree of a dry profile (default under the cache: `dry-data/<settings>`)."
+def dry_data_root(profile: str = "dry", root: Optional[Path] = None, eager: bool = True) -> Path:
+    """The synthetic data tree of a dry profile (default under the cache: `dry-data/<settings>`), every dataset written
+    now (`eager`, once per settings) or only its `dry.json` (each dataset then written when first read)."""
     s = dry_settings(profile)
     root = Path(root) if root else cache_dir() / "dry-data" / f"fraction{s['fraction']:g}-seed{s['seed']}-{s['image_size']}px"
-    return export_dry_data(root, s["fraction"], s["seed"], s["image_size"])
+    if eager: return export_dry_data(root, s["fraction"], s["seed"], s["image_size"])
+    root.mkdir(parents=True, exist_ok=True)
+    _check_manifest(root, {"fraction": s["fraction"], "seed": s["seed"], "image_size": s["image_size"]})
+    return root
 
 
-def use_dry_data(profile: str = "dry", root: Optional[Path] = None) -> Path:
-    "Export the dry profile's data if needed and point `$VLCONCEPTS_DATA` at it; returns the root."
-    path = dry_data_root(profile, root)
-    os.environ["VLCONCEPTS_DATA"] = str(path)
+def use_dry_data(profile: str = "dry", root: Optional[Path] = None, eager: bool = False) -> Path:
+    """Point `$VLCONCEPTS_DATA` (and `$VLCONCEPTS_DRY_DATA`) at the dry profile's tree; returns it. Each dataset is written
+    the first time a loader reads it (`datasets.supply_dry_data`), or all of them now with `eager`."""
+    path = dry_data_root(profile, root, eager)
+    os.environ["VLCONCEPTS_DATA"] = os.environ[DRY_DATA_VARIABLE] = str(path)
     return path
