@@ -22,8 +22,9 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device, repo_root)
-from .datasets import registered_datasets, stale_worlds, world_exporters
+from .core import (VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device, repo_root,
+                             restored_environment)
+from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
 
 logger = get_logger(__name__)
@@ -169,23 +170,18 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
     staging = Path(tempfile.mkdtemp(prefix=f"{notebook.stem}.", dir=runs_dir))
     environment = dict(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # the kernel inherits these: outputs say their profile
     if threads: environment.update(OMP_NUM_THREADS=str(int(threads)), MKL_NUM_THREADS=str(int(threads)))
-    previous = {k: os.environ.get(k) for k in environment}
-    os.environ.update(environment)
     try:
-        parameters = run_parameters(notebook, profile, device, extra=parameters)
-        papermill.execute_notebook(str(notebook), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
-                                   cwd=str(notebook.parent), progress_bar=False, execution_timeout=timeout)
+        with restored_environment(**environment):
+            parameters = run_parameters(notebook, profile, device, extra=parameters)
+            papermill.execute_notebook(str(notebook), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
+                                       cwd=str(notebook.parent), progress_bar=False, execution_timeout=timeout)
         outputs = _publish(staging, publish_to)
         return RunResult(notebook.name, time.time() - start, "ok", executed, outputs)
     except Exception as e:
         message = str(e).strip().splitlines()
         return RunResult(notebook.name, time.time() - start, "failed", executed if executed.exists() else None,
                          error=f"{type(e).__name__}: " + " / ".join(message[-6:]))
-    finally:
-        for key, value in previous.items():
-            if value is None: os.environ.pop(key, None)
-            else: os.environ[key] = value
-        shutil.rmtree(staging, ignore_errors=True)
+    finally: shutil.rmtree(staging, ignore_errors=True)
 
 # %% ../nbs/90_cli.ipynb #d8b2f3a4
 PROFILE_THREADS = {"tiny": 1, "smoke": 1}  # torch threads per kernel that define a CPU profile's numbers, on any machine
@@ -234,19 +230,20 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     destination = Path(publish_to) if publish_to else output_root(profile, root)  # tiny: figures/, else results/<profile>/
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
-    if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
-        echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds: each written when a notebook first reads it; "
-             "set $VLCONCEPTS_DATA to use another tree)")
-    threads = kernel_threads(profile, jobs)
-    if jobs > 1: return rebuild_side_by_side(notebooks, profile, device, runs_dir, destination, jobs, fail_fast, echo)
-    results = []
-    for notebook in notebooks:
-        echo(f"[{profile}] running {notebook.name} ({threads} thread{'s' * (threads > 1)}) ...")
-        result = run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=destination, threads=threads)
-        echo(f"[{profile}] {result.notebook}: {result.status} in {result.seconds:.1f} s")
-        results.append(result)
-        if fail_fast and result.status != "ok": break
-    return results
+    with restored_environment("VLCONCEPTS_DATA", DRY_DATA_VARIABLE):   # a dry run's data tree is not left to the next run
+        if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
+            echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds: each written when a notebook first "
+                 "reads it; set $VLCONCEPTS_DATA to use another tree)")
+        threads = kernel_threads(profile, jobs)
+        if jobs > 1: return rebuild_side_by_side(notebooks, profile, device, runs_dir, destination, jobs, fail_fast, echo)
+        results = []
+        for notebook in notebooks:
+            echo(f"[{profile}] running {notebook.name} ({threads} thread{'s' * (threads > 1)}) ...")
+            result = run_experiment(notebook, profile, device, runs_dir=runs_dir, publish_to=destination, threads=threads)
+            echo(f"[{profile}] {result.notebook}: {result.status} in {result.seconds:.1f} s")
+            results.append(result)
+            if fail_fast and result.status != "ok": break
+        return results
 
 # %% ../nbs/90_cli.ipynb #b6cd84d4
 def rebuild_prerequisites(names: Sequence[str]) -> dict[str, list[str]]:
@@ -519,18 +516,15 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     running = staging / executed.name       # this run's own copy: two reports of one model never write the same file
     threads = str(kernel_threads(profile))   # a rebuild's threads: what the report trains lands in the cache the tables read
     environment = dict(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads)
-    previous, start = {k: os.environ.get(k) for k in environment}, time.time()
-    os.environ.update(environment)          # figures/ and tables/ copies are thrown away
+    start = time.time()
     try:
-        papermill.execute_notebook(str(template), str(running), parameters=parameters, kernel_name=KERNEL_NAME,
-                                   cwd=str(template.parent), progress_bar=False)
+        with restored_environment(**environment):        # figures/ and tables/ copies are thrown away
+            papermill.execute_notebook(str(template), str(running), parameters=parameters, kernel_name=KERNEL_NAME,
+                                       cwd=str(template.parent), progress_bar=False)
     except Exception as e:
         raise VLConceptsError(f"the report on {list(specs)} failed: {type(e).__name__}: "
                               + " / ".join(str(e).strip().splitlines()[-4:]) + f" (executed copy: {executed})") from e
     finally:
-        for key, value in previous.items():
-            if value is None: os.environ.pop(key, None)
-            else: os.environ[key] = value
         if running.exists(): os.replace(running, executed)
         shutil.rmtree(staging, ignore_errors=True)
     (out / f"{name}.html").write_text(portable_paths(HTMLExporter().from_filename(str(executed))[0], root))

@@ -27,12 +27,12 @@ import torch
 
 # %% auto #0
 __all__ = ['DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import', 'data_dir', 'cache_dir',
-           'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound',
-           'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'is_whole_number', 'check_seed',
-           'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
-           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning',
-           'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note',
-           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+           'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError',
+           'DatasetNotFound', 'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir',
+           'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator', 'pick_device', 'progress',
+           'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder',
+           'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data',
+           'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -124,6 +124,18 @@ def data_dir() -> Path:
 def cache_dir() -> Path:
     "Root of the feature cache: `$VLCONCEPTS_CACHE`, default `~/.cache/vlconcepts/cache`."
     return _env_path("VLCONCEPTS_CACHE", Path.home() / ".cache" / "vlconcepts" / "cache")
+
+# %% ../nbs/00_core.ipynb #fc59f543
+@contextlib.contextmanager
+def restored_environment(*names: str, **values: str):
+    "Set environment `values` for the block; afterwards restore them and `names` (set or unset) as they were before."
+    saved = {name: os.environ.get(name) for name in (*names, *values)}
+    os.environ.update({name: str(value) for name, value in values.items()})
+    try: yield
+    finally:
+        for name, value in saved.items():
+            if value is None: os.environ.pop(name, None)
+            else: os.environ[name] = value
 
 # %% ../nbs/00_core.ipynb #f0f160f1
 class VLConceptsError(Exception):
