@@ -333,6 +333,7 @@ def _module_identity(name: str, classes: list) -> str:
 def _top_level_imports(path: str, mtime_ns: int, size: int, package: str) -> tuple[str, ...]:
     "Module names a source file imports in its top-level statements (`from .x import y` resolved against `package`)."
     import ast, importlib.util
+    if not path.endswith(".py"): return ()              # a compiled module: its digest names it, its imports are not read
     names = []
     def visit(statements):
         for node in statements:
