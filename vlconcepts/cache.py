@@ -15,6 +15,7 @@ import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -29,10 +30,10 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR', 'RESULTS_SPEC', 'RESULT_PICKLE',
-           'dataset_fingerprint', 'compute_context', 'CacheKey', 'FeatureCache', 'DistributedWorld',
-           'distributed_world', 'cached_image_features', 'cached_text_features', 'cached_activations',
-           'cached_image_tokens', 'code_digest', 'result_key', 'cached_result', 'list_entries', 'format_entries',
-           'cache_size', 'clear']
+           'dataset_fingerprint', 'compute_context', 'computing_libraries', 'CacheKey', 'FeatureCache',
+           'DistributedWorld', 'distributed_world', 'image_decoder', 'cached_image_features', 'cached_text_features',
+           'cached_activations', 'cached_image_tokens', 'code_digest', 'result_key', 'cached_result', 'list_entries',
+           'format_entries', 'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -123,6 +124,16 @@ def compute_context(device: str | torch.device = "auto", threads: Optional[int] 
     device = pick_device(device)
     return device.type if device.type != "cpu" else f"cpu-{threads or torch.get_num_threads()}-threads"
 
+# %% ../nbs/02_cache.ipynb #038cd102
+@lru_cache(maxsize=None)
+def computing_libraries() -> str:
+    "The versions of the libraries that compute cached values (torch, numpy, scipy, scikit-learn), as `name==version;…`."
+    import importlib.metadata
+    def version(name):
+        try: return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError: return "absent"
+    return ";".join(f"{name}=={version(name)}" for name in ("numpy", "scikit-learn", "scipy", "torch"))
+
 # %% ../nbs/02_cache.ipynb #5f0816aa
 def _slug(text: str, max_len: int = 80) -> str:
     "A file-name-safe version of `text`: runs of other characters become '-'."
@@ -141,6 +152,7 @@ class CacheKey:
     model_kind: str = ""
     extra: dict = field(default_factory=dict)
     context: str = field(default_factory=compute_context)   # where it is computed: thread count or accelerator
+    libraries: str = field(default_factory=computing_libraries)   # by which versions of torch, numpy, scipy, scikit-learn
 
     def __post_init__(self):
         if not isinstance(self.what, str) or not self.what.strip():
@@ -165,9 +177,9 @@ class CacheKey:
 
     @property
     def digest(self) -> str:
-        "Hex digest of everything that determines the result (model fingerprint, data, what, extra, context)."
+        "Hex digest of everything that determines the result (model fingerprint, data, what, extra, context, libraries)."
         identity = json.dumps({"model": self.model_fingerprint, "data": self.dataset_fingerprint, "what": self.what,
-                               "extra": self.extra, "context": self.context}, sort_keys=True)
+                               "extra": self.extra, "context": self.context, "libraries": self.libraries}, sort_keys=True)
         return hashlib.blake2b(identity.encode(), digest_size=_DIGEST_SIZE).hexdigest()
 
     @property
@@ -522,12 +534,27 @@ def _open_images(chunk):
     return [open_rgb(x) if isinstance(x, (str, Path)) else x for x in chunk]
 
 
+# %% ../nbs/02_cache.ipynb #71d3730a
+@lru_cache(maxsize=None)
+def image_decoder() -> str:
+    "Pillow's version and the versions of the codecs it decodes image files with, as `Pillow==x jpg=y …`."
+    import PIL, PIL.features
+    codecs = [f"{name}={PIL.features.version(name)}" for name in ("jpg", "libjpeg_turbo", "jpg_2000", "zlib", "libtiff", "webp")
+              if PIL.features.version(name) is not None]
+    return " ".join([f"Pillow=={PIL.__version__}", *codecs])
+
+
+def _decoder_extra(images) -> dict:
+    "The key's `extra` for `images`: `{'decoder': image_decoder()}` when some are file paths that Pillow decodes, else `{}`."
+    from_files = not isinstance(images, (torch.Tensor, np.ndarray)) and any(isinstance(x, (str, Path)) for x in images)
+    return {"decoder": image_decoder()} if from_files else {}
+
 # %% ../nbs/02_cache.ipynb #2204d125
 def cached_image_features(model, images, dataset_key: Optional[str] = None, batch_size: int = 64,
                           chunk_size: int = DEFAULT_CHUNK_SIZE, cache: Optional[FeatureCache] = None,
                           recompute: bool = False) -> torch.Tensor:
     "`model.encode_images(images)` [n, d] for images (a tensor, PIL images or file paths), computed once per (model weights, images)."
-    key = CacheKey.for_model(model, "image_features", _dataset_fingerprint_or_key(images, dataset_key, files=True))
+    key = CacheKey.for_model(model, "image_features", _dataset_fingerprint_or_key(images, dataset_key, files=True), _decoder_extra(images))
     return (cache or FeatureCache()).compute(key, images, lambda chunk: model.encode_images(_open_images(chunk), batch_size=batch_size),
                                              chunk_size=chunk_size, recompute=recompute, desc=f"image features {key.model_spec}")
 
@@ -565,7 +592,7 @@ def cached_image_tokens(model, images, dataset_key: Optional[str] = None, batch_
         cls, patches = model.encode_image_tokens(_open_images(chunk), batch_size=batch_size, normalize=normalize)
         return torch.cat([cls[:, None], patches], dim=1)
     what = "image_tokens" if normalize else "image_tokens:raw"
-    key = CacheKey.for_model(model, what, _dataset_fingerprint_or_key(images, dataset_key, files=True))
+    key = CacheKey.for_model(model, what, _dataset_fingerprint_or_key(images, dataset_key, files=True), _decoder_extra(images))
     stacked = (cache or FeatureCache()).compute(key, images, class_then_patches, chunk_size=chunk_size, recompute=recompute,
                                                 desc=f"image tokens {key.model_spec}")
     return stacked[:, 0], stacked[:, 1:]
