@@ -36,9 +36,9 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'hash_state_dict', 'VLModel', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
            'OpenCLIPModel', 'absolute_spec', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
-           'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
-           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config',
-           'random_hf_model', 'random_sentence_encoder']
+           'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt',
+           'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert',
+           'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -866,6 +866,19 @@ def _config_digest(*objects) -> str:
         parts.append(json.dumps(data, sort_keys=True, default=str))
     return "|".join(parts)
 
+# %% ../nbs/01_models.ipynb #fb87b5d7
+def tokenizer_digest(tokenizer) -> str:
+    """A digest of what a transformers `tokenizer` makes of a text: its `tokenizer.json` (normaliser, pre-tokeniser,
+    vocabulary, merges, post-processor) or a slow tokenizer's vocabulary, with its special tokens and settings."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is not None:
+        state = json.loads(backend.to_str())
+        for left_by_last_call in ("truncation", "padding"): state.pop(left_by_last_call, None)
+    else: state = sorted(tokenizer.get_vocab().items())
+    settings = {name: getattr(tokenizer, name, None) for name in ("do_lower_case", "model_max_length", "padding_side", "truncation_side")}
+    settings["special_tokens"] = list(tokenizer.all_special_tokens)
+    return hashlib.blake2b(json.dumps([state, settings], sort_keys=True, default=str).encode(), digest_size=10).hexdigest()
+
 # %% ../nbs/01_models.ipynb #56a0e217
 class HFProcessorMixin:
     "Image preprocessing and tokenisation through a transformers processor."
@@ -885,7 +898,7 @@ class HFProcessorMixin:
         return self.text_inputs(texts)["input_ids"].cpu()
 
     def _fingerprint_extra(self):
-        return _config_digest(self.module.config, self.processor.image_processor) + f"|vocab={len(self.processor.tokenizer)}"
+        return _config_digest(self.module.config, self.processor.image_processor) + f"|tokenizer={tokenizer_digest(self.processor.tokenizer)}"
 
 
 def _pooled(output) -> torch.Tensor:
