@@ -598,7 +598,10 @@ class OpenCLIPModel(DualEncoderModel):
         return self.module.encode_text(self.tokenize(texts).to(self.device))
 
     def _fingerprint_extra(self):
-        return json.dumps(self.preprocess_cfg, sort_keys=True, default=str) + f"|ctx={getattr(self.tokenizer, 'context_length', None)}"
+        "Preprocessing, context length and, for a transformers tokenizer (open_clip's `HFTokenizer`), all of it (`tokenizer_digest`)."
+        hf_tokenizer = getattr(self.tokenizer, "tokenizer", None)      # open_clip's own BPE is named by open_clip's version
+        whole = f"|tokenizer={tokenizer_digest(hf_tokenizer)}" if hf_tokenizer is not None else ""
+        return json.dumps(self.preprocess_cfg, sort_keys=True, default=str) + f"|ctx={getattr(self.tokenizer, 'context_length', None)}" + whole
 
 # %% ../nbs/01_models.ipynb #670b61fb
 _CHECKPOINT_SUFFIXES = (".pt", ".pth", ".bin", ".safetensors", ".ckpt", ".npz")
