@@ -1045,7 +1045,10 @@ class SentenceEncoderModel(VLModel):
                                   normalize_embeddings=True)
 
     def _fingerprint_extra(self):
-        return f"max_seq_length={self.module.max_seq_length}"
+        "Sequence length, the pipeline's modules with their settings (pooling mode, normalisation) and the tokenizer."
+        pipeline = [(type(m).__name__, m.get_config_dict() if hasattr(m, "get_config_dict") else {}) for m in self.module]
+        return (f"max_seq_length={self.module.max_seq_length}|pipeline={json.dumps(pipeline, sort_keys=True, default=str)}"
+                f"|tokenizer={tokenizer_digest(self.module.tokenizer)}")
 
 
 def packaged_minilm_dir() -> Path:
