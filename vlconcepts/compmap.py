@@ -27,7 +27,7 @@ from .cache import (cached_activations, cached_image_features, cached_text_featu
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
 from .cub_data import export_cub, load_cub
-from .datasets import cached_world
+from .datasets import cached_world, supply_dry_data
 from .czsl import bias_sweep, bias_sweeps
 from .models import packaged_minilm_dir
 from .toyclip import TrainingConfig, code_stamped, toyclip_config, train_toyclip
@@ -158,6 +158,7 @@ def load_word_vectors(kind: str, path: str | Path | None = None):
         raise InputValidationError(f"Word-vector kind must be one of {list(WORD_VECTOR_SOURCES)} (or 'minilm'), got {kind!r}.")
     name, where = WORD_VECTOR_SOURCES[kind]
     path = Path(path).expanduser() if path else data_dir() / "word_vectors" / name
+    if not path.is_file() and path.parent == data_dir() / "word_vectors": supply_dry_data("mit-states")  # a dry run writes them with it
     if not path.is_file():
         raise DatasetNotFound(f"{kind} word vectors", f"one file: {path}", f"{where}; put it at that path or pass its path", path)
     from gensim.models import KeyedVectors
