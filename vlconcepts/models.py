@@ -1092,7 +1092,7 @@ def random_config(name: str, expected_type: str | None, prefix: str):
     "The transformers config of `name` for `<prefix>:<name>@random`: a local folder or the hub cache, else `RANDOM_ARCHITECTURES`."
     from transformers import CONFIG_MAPPING, AutoConfig
     source = str(packaged_minilm_dir()) if name == "packaged-minilm" else _hf_source(name)
-    try: config = AutoConfig.from_pretrained(source)
+    try: config = AutoConfig.from_pretrained(source, local_files_only=True)    # the hub cache, never the network
     except Exception:
         if name not in RANDOM_ARCHITECTURES:
             raise ModelSpecError(f"'{prefix}:{name}@random': no config of {name!r} here (not a local folder, not in the Hugging "
@@ -1129,7 +1129,7 @@ def random_hf_model(model_class, name: str, expected_type: str, prefix: str, see
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = model_class(config).eval()
-    try: processor = AutoProcessor.from_pretrained(_hf_source(name))
+    try: processor = AutoProcessor.from_pretrained(_hf_source(name), local_files_only=True)
     except Exception: processor = _offline_processor(config)
     return model, processor
 
@@ -1143,7 +1143,8 @@ def random_sentence_encoder(name: str, device="cpu", seed: int = 0):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         AutoModel.from_config(config).save_pretrained(folder)
-    try: tokenizer = AutoTokenizer.from_pretrained(str(packaged_minilm_dir()) if name == "packaged-minilm" else _hf_source(name))
+    try: tokenizer = AutoTokenizer.from_pretrained(str(packaged_minilm_dir()) if name == "packaged-minilm" else _hf_source(name),
+                                                   local_files_only=True)
     except Exception: tokenizer = _offline_processor(config)
     tokenizer.save_pretrained(folder)
     transformer = models.Transformer(str(folder), max_seq_length=min(384, config.max_position_embeddings - 2))
