@@ -230,7 +230,7 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     destination = Path(publish_to) if publish_to else output_root(profile, root)  # tiny: figures/, else results/<profile>/
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
-    offline = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"} if profile in DRY_PROFILES else {}   # random weights: no hub
+    offline = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"} if profile != "paper" else {}   # built or shipped here: no hub
     with restored_environment("VLCONCEPTS_DATA", DRY_DATA_VARIABLE, **offline):   # nor is a dry run's data tree left to the next run
         if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
             echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds: each written when a notebook first "
