@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import warnings
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
@@ -35,10 +35,10 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'spec_backend', 'load_model', 'check_batch_size', 'image_batches', 'autocast_dtype', 'autocast',
            'hash_state_dict', 'VLModel', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
-           'OpenCLIPModel', 'absolute_spec', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
-           'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt',
-           'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert',
-           'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'OpenCLIPModel', 'absolute_spec', 'hub_cache_only', 'create_openclip', 'load_openclip', 'tiny_tokenizer',
+           'save_tiny_model', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel',
+           'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir',
+           'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -666,6 +666,15 @@ def _pretrained_weights_error(arch: str, tag: str, error: Exception) -> ModelSpe
         f"{fetch}), then copy {cache} to the same place here (or point HF_HOME at a copy); or download the checkpoint "
         f"file and use the spec 'openclip:{arch}@/path/to/open_clip_pytorch_model.bin'. (open_clip: {str(error)[:160]})")
 
+# %% ../nbs/01_models.ipynb #7b5204a4
+@contextmanager
+def hub_cache_only():
+    "Within the block the Hugging Face hub client reads its cache only and asks the network nothing (restored afterwards)."
+    import huggingface_hub.constants as hub_constants
+    saved, hub_constants.HF_HUB_OFFLINE = hub_constants.HF_HUB_OFFLINE, True
+    try: yield
+    finally: hub_constants.HF_HUB_OFFLINE = saved
+
 # %% ../nbs/01_models.ipynb #31cf49d3
 def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: int = 0):
     "An open_clip model of `arch`: random init (seeded) without `weights`, else a pretrained tag or a checkpoint path."
@@ -702,7 +711,15 @@ def load_openclip(rest: str, device) -> OpenCLIPModel:
         raise ModelSpecError(f"'openclip:{rest}' names no weights. Add '@openai' (or another pretrained tag of {arch}) for "
                              f"trained weights, '@/path/to/checkpoint.pt' for a local file, or '@random' for the architecture "
                              f"with random weights.")
-    if weights == "random": weights = None             # the dry profile's form: the architecture, no weights
+    if weights == "random":                            # the dry profile's form: the architecture, no weights, nothing downloaded
+        try:
+            with hub_cache_only(): return OpenCLIPModel(create_openclip(arch, None, device=device), open_clip.get_tokenizer(arch),
+                                                        f"openclip:{rest}", device)
+        except OSError as e:                           # transformers: a text tower's files are not in the hub cache
+            name = (open_clip.get_model_config(arch) or {}).get("text_cfg", {}).get("hf_model_name") or arch
+            raise ModelSpecError(f"'openclip:{rest}' is built from this machine only, and {name}'s config or tokenizer is not in the "
+                                 f"Hugging Face cache. Pre-cache it on a machine with internet (`hf download {name}`) and copy the "
+                                 f"cache here. (transformers: {str(e).splitlines()[0][:160]})") from e
     clip = create_openclip(arch, weights, device=device)
     return OpenCLIPModel(clip, open_clip.get_tokenizer(arch), f"openclip:{rest}", device)
 
