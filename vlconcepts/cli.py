@@ -33,11 +33,11 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
            'PAPER_DATASETS', 'PACKAGED_SPECS', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches',
            'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
-           'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'format_summary', 'rebuild',
-           'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'offline_setting',
-           'spec_status', 'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides',
-           'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch',
-           'build_parser', 'main']
+           'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable',
+           'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
+           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'experiment_readiness', 'doctor',
+           'export_world', 'train_probes', 'report_overrides', 'portable_paths', 'run_report', 'add_plugin_argument',
+           'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -202,6 +202,40 @@ def default_jobs(profile: str) -> int:
     return max(1, min(MAX_DEFAULT_JOBS, (os.cpu_count() or 1) // PROFILE_THREADS[profile]))
 
 
+# %% ../nbs/90_cli.ipynb #fde32f14
+def offline_setting() -> Optional[str]:
+    "The variable that forbids Hugging Face hub downloads here (`HF_HUB_OFFLINE` or `TRANSFORMERS_OFFLINE` set true), else None."
+    for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):   # huggingface_hub honours either
+        if os.environ.get(var, "").strip().upper() in {"1", "ON", "YES", "TRUE"}: return var
+    return None
+
+
+def hub_reachable(timeout: float = 5.0) -> bool:
+    "Whether the Hugging Face hub's host (`HF_ENDPOINT`, default huggingface.co) accepts a connection within `timeout` seconds."
+    import socket, urllib.parse
+    from huggingface_hub import constants
+    url = urllib.parse.urlparse(constants.ENDPOINT)
+    try:
+        with socket.create_connection((url.hostname, url.port or (443 if url.scheme == "https" else 80)), timeout=timeout): return True
+    except OSError: return False
+
+
+def hub_status() -> str:
+    "What `vlconcepts doctor` says of downloads: forbidden (which variable), allowed, or allowed but the hub cannot be reached."
+    if offline_setting(): return f"forbidden ({offline_setting()}=1): only cached weights load"
+    return "allowed" if hub_reachable() else ("allowed, but the hub cannot be reached (no answer in 5 s): every lookup waits on "
+                                              "retries; set HF_HUB_OFFLINE=1 and load cached weights")
+
+
+def kernel_hub_settings(profile: str, echo=print) -> dict:
+    "The hub variables a rebuild's kernels get: offline for every profile but paper, and for paper when the hub cannot be reached."
+    offline = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    if profile != "paper": return offline
+    if offline_setting() or hub_reachable(): return {}
+    echo(f"[paper] the Hugging Face hub cannot be reached (no answer in 5 s): the kernels run with HF_HUB_OFFLINE=1 and load "
+         "models from the cache only (pre-cache them: README, 'Pre-caching weights')")
+    return offline
+
 # %% ../nbs/90_cli.ipynb #8ae0f82a
 def format_summary(results: Sequence[RunResult]) -> str:
     "A plain-text table of notebook, seconds and status, with the failures' errors below."
@@ -230,8 +264,7 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     destination = Path(publish_to) if publish_to else output_root(profile, root)  # tiny: figures/, else results/<profile>/
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
-    offline = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"} if profile != "paper" else {}   # built or shipped here: no hub
-    with restored_environment("VLCONCEPTS_DATA", DRY_DATA_VARIABLE, **offline):   # nor is a dry run's data tree left to the next run
+    with restored_environment("VLCONCEPTS_DATA", DRY_DATA_VARIABLE, **kernel_hub_settings(profile, echo)):   # nor is a dry run's data tree left
         if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
             echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds: each written when a notebook first "
                  "reads it; set $VLCONCEPTS_DATA to use another tree)")
@@ -317,13 +350,6 @@ def _version(module_name: str) -> str:
     except PackageNotFoundError: return "not installed"
 
 # %% ../nbs/90_cli.ipynb #d25adbcf
-def offline_setting() -> Optional[str]:
-    "The variable that forbids Hugging Face hub downloads here (`HF_HUB_OFFLINE` or `TRANSFORMERS_OFFLINE` set true), else None."
-    for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):   # huggingface_hub honours either
-        if os.environ.get(var, "").strip().upper() in {"1", "ON", "YES", "TRUE"}: return var
-    return None
-
-
 def _pretrained_cached(spec: str) -> str:
     "Whether an `openclip:<arch>@<tag>` spec's weights are in the local Hugging Face cache, and whether they could be downloaded."
     try:
@@ -417,8 +443,7 @@ def doctor(check_models: bool = True, echo=print) -> dict:
         report["gpus"] = ", ".join(torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count()))
     report["VLCONCEPTS_DATA"] = str(data_dir())
     report["VLCONCEPTS_CACHE"] = str(cache_dir())
-    offline = offline_setting()
-    report["hub downloads"] = f"forbidden ({offline}=1): only cached weights load" if offline else "allowed"
+    report["hub downloads"] = hub_status()
     for module, error in load_registries().items(): report[f"module vlconcepts.{module}"] = f"FAILS to import: {error}"
     for name, entry in registered_datasets().items():
         report[f"dataset {name}"] = "present" if entry.present() else f"missing (expected {data_dir() / entry.marker})"
