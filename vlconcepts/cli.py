@@ -227,12 +227,13 @@ def hub_status() -> str:
                                               "retries; set HF_HUB_OFFLINE=1 and load cached weights")
 
 
-def kernel_hub_settings(profile: str, echo=print) -> dict:
-    "The hub variables a rebuild's kernels get: offline for every profile but paper, and for paper when the hub cannot be reached."
+def kernel_hub_settings(profile: str, echo=print, downloads: Optional[bool] = None) -> dict:
+    """The hub variables a rebuild's (or report's) kernels get: offline unless they may download (`downloads`, default: the
+    paper profile), and offline there too when the hub cannot be reached."""
     offline = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    if profile != "paper": return offline
+    if not (profile == "paper" if downloads is None else downloads): return offline
     if offline_setting() or hub_reachable(): return {}
-    echo(f"[paper] the Hugging Face hub cannot be reached (no answer in 5 s): the kernels run with HF_HUB_OFFLINE=1 and load "
+    echo(f"[{profile}] the Hugging Face hub cannot be reached (no answer in 5 s): the kernels run with HF_HUB_OFFLINE=1 and load "
          "models from the cache only (pre-cache them: README, 'Pre-caching weights')")
     return offline
 
@@ -541,7 +542,8 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     executed, staging = runs_dir / f"{name}.ipynb", Path(tempfile.mkdtemp(prefix="report.", dir=runs_dir))
     running = staging / executed.name       # this run's own copy: two reports of one model never write the same file
     threads = str(kernel_threads(profile))   # a rebuild's threads: what the report trains lands in the cache the tables read
-    environment = dict(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads)
+    environment = dict(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
+                       **kernel_hub_settings(profile, echo, downloads=True))   # your model may come from the hub, at any size
     start = time.time()
     try:
         with restored_environment(**environment):        # figures/ and tables/ copies are thrown away
