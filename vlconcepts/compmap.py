@@ -23,7 +23,7 @@ from torch import nn
 
 from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest,
-                              compute_context, dataset_fingerprint)
+                              compute_context, computing_libraries, dataset_fingerprint)
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
                              get_logger, pick_device, progress, seed_everything)
 from .cub_data import export_cub, load_cub
@@ -365,8 +365,9 @@ def _train_epochs(model, config, x, y, pa, po, seen_columns, val, device):
 
 # %% ../nbs/10_compmap.ipynb #d297fa10
 def _composition_cache_path(name: str, inputs: list, config: CompositionConfig, context: str) -> Path:
-    "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`) by this module's code."
-    digest = dataset_fingerprint([*inputs, json.dumps(asdict(config), sort_keys=True), context, code_digest("vlconcepts.compmap")])
+    "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`) by this module's code and libraries."
+    digest = dataset_fingerprint([*inputs, json.dumps(asdict(config), sort_keys=True), context, computing_libraries(),
+                                  code_digest("vlconcepts.compmap")])
     return cache_dir() / "compmap" / "composition" / f"{name}-{digest[:20]}.pt"
 
 

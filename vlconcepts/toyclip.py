@@ -21,7 +21,7 @@ import torch
 from fastcore.basics import patch
 
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before open_clip)
-from .cache import code_digest, compute_context, dataset_fingerprint
+from .cache import code_digest, compute_context, computing_libraries, dataset_fingerprint
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
                              cache_dir, get_logger, pick_device, progress, quiet_root_logger, seed_everything)
 from .models import OpenCLIPModel, autocast_dtype, create_openclip, register_backend, register_openclip_config
@@ -629,7 +629,8 @@ TRAINING_WORLD_MODULES = (*WORLD_MODULES, "vlconcepts.world_mixture", "vlconcept
 
 def run_folder(name: str, profile: str, config, device="auto", modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
     "The cache folder `<cache>/<name>/<profile>-seed<seed>-<digest>` of a training run of `config` (a `TrainingConfig` or `ToyITMConfig`)."
-    digest = dataset_fingerprint([config.to_json(), compute_context(device), code_digest(*modules, *TRAINING_WORLD_MODULES)])[:12]
+    digest = dataset_fingerprint([config.to_json(), compute_context(device), computing_libraries(),
+                                  code_digest(*modules, *TRAINING_WORLD_MODULES)])[:12]
     return cache_dir() / name / f"{profile}-seed{config.seed}-{digest}"
 
 # %% ../nbs/05_toyclip.ipynb #5894e9d5
