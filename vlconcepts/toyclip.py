@@ -635,8 +635,8 @@ def run_folder(name: str, profile: str, config, device="auto", modules: Sequence
 
 # %% ../nbs/05_toyclip.ipynb #5894e9d5
 def code_stamped(run_dir: str | Path, modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
-    "`run_dir` for a training run, emptied first unless its `code.txt` names this trainer and world code (`run_folder`'s digest)."
-    run_dir, digest = Path(run_dir), code_digest(*modules, *TRAINING_WORLD_MODULES)
+    "`run_dir` for a training run, emptied first unless its `code.txt` names this trainer and world code and the computing libraries."
+    run_dir, digest = Path(run_dir), f"{code_digest(*modules, *TRAINING_WORLD_MODULES)} {computing_libraries()}"
     stamp = run_dir / "code.txt"
     if run_dir.exists() and (not stamp.is_file() or stamp.read_text().strip() != digest): shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
