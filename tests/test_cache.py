@@ -198,3 +198,13 @@ def test_entry_without_checksums_is_recomputed(tmp_path):
     with pytest.warns(RuntimeWarning, match="no chunk checksums"):
         assert torch.equal(cache.compute(key, items, _counting(calls), chunk_size=4), good)
     assert calls == [0, 4] and "chunk_sha256" in json.loads(meta_path.read_text())
+
+
+def test_dataset_fingerprint_benchmark_smoke(benchmark_script, capsys, tmp_path, monkeypatch):
+    "benchmarks/dataset_fingerprint.py: the three sides run, the memo is written, and the caller's cache folder is restored."
+    monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path))
+    rows = benchmark_script("dataset_fingerprint").main(["--smoke"])
+    assert len(rows) == 3 and all(seconds > 0 for seconds in rows.values())
+    out = capsys.readouterr().out
+    assert "200 files of 20 KiB" in out and "memo on disk" in out
+    assert os.environ["VLCONCEPTS_CACHE"] == str(tmp_path) and not any(tmp_path.iterdir())   # nothing written to the caller's cache

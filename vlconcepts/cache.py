@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -29,11 +30,11 @@ from .models import warn_indistinct_texts
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR', 'RESULTS_SPEC', 'RESULT_PICKLE',
-           'dataset_fingerprint', 'compute_context', 'computing_libraries', 'CacheKey', 'FeatureCache',
-           'DistributedWorld', 'distributed_world', 'image_decoder', 'cached_image_features', 'cached_text_features',
-           'cached_activations', 'cached_image_tokens', 'code_digest', 'result_key', 'cached_result', 'list_entries',
-           'format_entries', 'cache_size', 'clear']
+__all__ = ['logger', 'FILE_DIGESTS_DIR', 'FILE_SETTLE_SECONDS', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR',
+           'RESULTS_SPEC', 'RESULT_PICKLE', 'dataset_fingerprint', 'file_digests', 'compute_context',
+           'computing_libraries', 'CacheKey', 'FeatureCache', 'DistributedWorld', 'distributed_world', 'image_decoder',
+           'cached_image_features', 'cached_text_features', 'cached_activations', 'cached_image_tokens', 'code_digest',
+           'result_key', 'cached_result', 'list_entries', 'format_entries', 'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -116,6 +117,40 @@ def dataset_fingerprint(items, files: bool = False, content_hash: bool = False) 
                                    "or an object with a `.fingerprint` string.") from None
     _add_item(hasher, items, files, content_hash)
     return hasher.hexdigest()
+
+# %% ../nbs/02_cache.ipynb #1d383c49
+FILE_DIGESTS_DIR = "file-digests"   # under `cache_dir()`: one memo of content digests per dataset folder
+FILE_SETTLE_SECONDS = 2.0           # a file changed this recently is not memoised (its times tick coarsely: ms)
+
+
+def _stat_key(info: os.stat_result) -> list:
+    "What says a file is unchanged since its digest was taken: its size, modification and change times, and inode."
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+def file_digests(paths: Sequence, root, desc: str = "file digests") -> list[str]:
+    """The content digests (blake2b, hex) of `paths` in order, `'missing'` for a path that is no file; memoised in
+    `cache_dir()/file-digests` for dataset folder `root` by each file's `_stat_key` (once it has not changed for
+    `FILE_SETTLE_SECONDS`, as git treats racily clean files), so unchanged files are not read again."""
+    memo_file = cache_dir() / FILE_DIGESTS_DIR / f"{hashlib.blake2b(str(Path(root).resolve()).encode(), digest_size=10).hexdigest()}.json"
+    try: memo = json.loads(memo_file.read_text())
+    except (OSError, ValueError): memo = {}
+    digests, memoised, settled_before = [], 0, time.time_ns() - int(FILE_SETTLE_SECONDS * 1e9)
+    for path in progress(paths, desc=desc, total=len(paths), disable=len(paths) < 1000):
+        name = os.path.abspath(path)
+        try: info = os.stat(name)
+        except OSError: info = None
+        if info is None or not stat.S_ISREG(info.st_mode): digests.append("missing"); continue
+        key, known = _stat_key(info), memo.get(name)
+        if known is None or known[:4] != key:
+            known = [*key, _file_payload(Path(name), content_hash=True).hex()]
+            if info.st_ctime_ns < settled_before: memo[name], memoised = known, memoised + 1   # else read again next time
+        digests.append(known[4])
+    if memoised:
+        try:
+            with atomic_write(memo_file, "w") as f: json.dump(memo, f)
+        except OSError as e: logger.warning(f"could not keep the file digests in {memo_file} ({e}); they are read again next time")
+    return digests
 
 # %% ../nbs/02_cache.ipynb #b8786735
 def compute_context(device: str | torch.device = "auto", threads: Optional[int] = None) -> str:

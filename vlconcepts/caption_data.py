@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .cache import dataset_fingerprint
+from .cache import dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_write,
                              data_dir, get_logger, progress)
 from .captions import CAPTION_KINDS, DEFAULT_CAPTION_FIELDS, FIELD_ORDER, caption_holds, caption_object, caption_scene
@@ -377,8 +377,9 @@ def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = 
         captions.append((record["caption_0"], record["caption_1"]))
         words.append(tuple(record["words"]) if "words" in record else differing_words(*captions[-1]))
         types.append(record.get("type", "unknown"))
-    fingerprint = dataset_fingerprint(["ControlledImCaps", [str(p.relative_to(root)) if p.is_relative_to(root) else str(p)
-                                                            for pair in image_files for p in pair],
+    files = [p for pair in image_files for p in pair]
+    fingerprint = dataset_fingerprint(["ControlledImCaps", [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in files],
+                                       file_digests(files, root, desc="ControlledImCaps file digests"),   # what the images hold
                                        [c for pair in captions for c in pair], types])
     return ImageCaptionPairs(root, image_files, captions, words, types, fingerprint)
 

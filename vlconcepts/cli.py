@@ -211,13 +211,17 @@ def offline_setting() -> Optional[str]:
 
 
 def hub_reachable(timeout: float = 5.0) -> bool:
-    "Whether the Hugging Face hub's host (`HF_ENDPOINT`, default huggingface.co) accepts a connection within `timeout` seconds."
-    import socket, urllib.parse
+    """Whether the Hugging Face hub's host (`HF_ENDPOINT`, default huggingface.co) accepts a connection within `timeout`
+    seconds, its name lookup included: the probe runs in a daemon thread, so a resolver that hangs counts as no answer."""
+    import socket, threading, urllib.parse
     from huggingface_hub import constants
-    url = urllib.parse.urlparse(constants.ENDPOINT)
-    try:
-        with socket.create_connection((url.hostname, url.port or (443 if url.scheme == "https" else 80)), timeout=timeout): return True
-    except OSError: return False
+    url, answered = urllib.parse.urlparse(constants.ENDPOINT), threading.Event()
+    def probe():
+        try:
+            with socket.create_connection((url.hostname, url.port or (443 if url.scheme == "https" else 80)), timeout=timeout): answered.set()
+        except OSError: pass
+    threading.Thread(target=probe, name="hub-probe", daemon=True).start()
+    return answered.wait(timeout)
 
 
 def hub_status() -> str:

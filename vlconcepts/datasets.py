@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from fastcore.basics import patch
 
-from .cache import code_digest, dataset_fingerprint
+from .cache import code_digest, dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, StatisticDifference, atomic_path,
                              atomic_write, cache_dir, check_seed, data_dir, is_whole_number, progress, record_own_data)
 from .render import render_scenes, sample_scene, scene_to_clevr
@@ -299,9 +299,9 @@ class ImageDataset:
 
     @cached_property
     def fingerprint(self) -> str:
-        "`cache.dataset_fingerprint` of name, relative image paths, image byte sizes, splits and labels."
-        sizes = [os.stat(p).st_size if os.path.exists(p) else -1 for p in self.paths]
-        return dataset_fingerprint(["image-dataset", self.name, [_relative(p, self.root) for p in self.paths], sizes,
+        "`cache.dataset_fingerprint` of name, relative image paths, image contents (`cache.file_digests`), splits and labels."
+        contents = file_digests(self.paths, self.root, desc=f"{self.name} file digests")
+        return dataset_fingerprint(["image-dataset", self.name, [_relative(p, self.root) for p in self.paths], contents,
                                     list(self.splits), self._labels_for_fingerprint()])
 
 # %% ../nbs/04_datasets.ipynb #2ce3fbdb
