@@ -208,3 +208,11 @@ def test_dataset_fingerprint_benchmark_smoke(benchmark_script, capsys, tmp_path,
     out = capsys.readouterr().out
     assert "200 files of 20 KiB" in out and "memo on disk" in out
     assert os.environ["VLCONCEPTS_CACHE"] == str(tmp_path) and not any(tmp_path.iterdir())   # nothing written to the caller's cache
+
+
+def test_fingerprint_memory_benchmark_smoke(benchmark_script, capsys):
+    "benchmarks/fingerprint_memory.py: both sides run for an array and a tensor, and the view gives the copy's digest."
+    rows = benchmark_script("fingerprint_memory").main(["--smoke"])
+    assert [(r["data"], r["side"]) for r in rows] == [(k, s) for k in ("array", "tensor") for s in ("copy (before)", "view (now)")]
+    assert rows[0]["digest"] == rows[1]["digest"] and rows[2]["digest"] == rows[3]["digest"]
+    assert capsys.readouterr().out.count("same digest") == 2

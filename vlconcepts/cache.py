@@ -43,17 +43,22 @@ _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
 class _Hasher:
     "A blake2b digest fed with tagged, length-prefixed pieces, so different sequences never collide by concatenation."
     def __init__(self): self.h = hashlib.blake2b(digest_size=_DIGEST_SIZE)
-    def add(self, tag: str, payload: bytes = b""):
+    def add(self, tag: str, payload: bytes | memoryview = b""):
         for piece in (tag.encode(), payload):
             self.h.update(len(piece).to_bytes(8, "little"))
             self.h.update(piece)
     def hexdigest(self) -> str: return self.h.hexdigest()
 
 
-def _tensor_bytes(tensor: torch.Tensor) -> bytes:
-    "The raw bytes of a tensor of any dtype (bfloat16 included), in row-major order."
+def _tensor_bytes(tensor: torch.Tensor) -> memoryview | bytes:
+    "The raw bytes of a tensor of any dtype (bfloat16 included), in row-major order: a view (no copy of a contiguous CPU tensor)."
     flat = tensor.detach().cpu().contiguous().reshape(-1)
-    return flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
+    return memoryview(flat.view(torch.uint8).numpy()) if flat.numel() else b""
+
+
+def _array_bytes(array: np.ndarray) -> memoryview:
+    "The raw bytes of an array of any dtype, in row-major order: a view (no copy of a C-contiguous array)."
+    return memoryview(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
 
 
 def _file_payload(path: Path, content_hash: bool) -> bytes:
@@ -82,7 +87,7 @@ def _add_item(hasher: _Hasher, item, files: bool, content_hash: bool):
         if item.dtype == object:
             raise InputValidationError("Cannot fingerprint an object-dtype array; convert it to a numeric array or a list.")
         hasher.add("ndarray", f"{item.shape}|{item.dtype.str}".encode())
-        hasher.add("bytes", np.ascontiguousarray(item).tobytes())
+        hasher.add("bytes", _array_bytes(item))
     elif hasattr(item, "tobytes") and hasattr(item, "mode") and hasattr(item, "size"):  # a PIL image
         hasher.add("image", f"{item.mode}|{item.size}".encode())
         hasher.add("bytes", item.tobytes())
