@@ -76,3 +76,26 @@ def test_no_temporary_path_in_a_report(page):
     found = temporary_paths(page.read_text())
     assert not found, (f"reports/{page.name} names temporary or personal paths {found}: `vlconcepts report` writes them "
                        "through cli.portable_paths; rebuild the report.")
+
+
+PROFILE_STATED = re.compile(r"\bprofile\W{0,2}(tiny|smoke|paper|dry-small|dry)\b|\b(tiny|smoke|paper|dry-small|dry) profile\b", re.IGNORECASE)
+
+
+def caption(text: str) -> str:
+    "What a table written by `core.save_table` says before its own numbers (the heading, the dry-run label and the caption)."
+    return text.split("\n## Ours", 1)[0]
+
+
+def test_the_profile_checker():
+    assert PROFILE_STATED.search(caption("# t\n\nProfile tiny. Table 1 re-run\n\n## Ours\n"))
+    assert PROFILE_STATED.search(caption("# t\n\nProfile `paper`: 8 scenes\n\n## Ours\n"))
+    assert PROFILE_STATED.search(caption("# t\n\n29 of 54 hold in the tiny profile\n\n## Ours\n"))
+    assert not PROFILE_STATED.search(caption("# t\n\nNIS over 20 draws\n\n## Ours\n\n| profile tiny |\n"))   # only the caption counts
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda p: p.stem)
+def test_every_table_names_its_profile(table):
+    "Issue 18 item 7: every committed table's caption says which profile produced it (with its models and departures)."
+    assert PROFILE_STATED.search(caption(table.read_text())), (
+        f"tables/{table.name}: its caption does not say which profile produced it; give save_table a caption that starts "
+        "'Profile {profile}.' (the parameters cell's `profile`) and rebuild the table.")
