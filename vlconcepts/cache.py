@@ -166,13 +166,14 @@ def compute_context(device: str | torch.device = "auto", threads: Optional[int] 
 
 # %% ../nbs/02_cache.ipynb #038cd102
 @lru_cache(maxsize=None)
-def computing_libraries() -> str:
-    "The versions of the libraries that compute cached values (torch, numpy, scipy, scikit-learn), as `name==version;…`."
+def computing_libraries(*more: str) -> str:
+    """The versions of the libraries that compute cached values (torch, numpy, scipy, scikit-learn, and the distributions
+    `more`, e.g. 'tokenizers' for what a tokenizer computes), as `name==version;…`."""
     import importlib.metadata
     def version(name):
         try: return importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError: return "absent"
-    return ";".join(f"{name}=={version(name)}" for name in ("numpy", "scikit-learn", "scipy", "torch"))
+    return ";".join(f"{name}=={version(name)}" for name in ("numpy", "scikit-learn", "scipy", "torch", *more))
 
 # %% ../nbs/02_cache.ipynb #5f0816aa
 def _slug(text: str, max_len: int = 80) -> str:

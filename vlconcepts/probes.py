@@ -23,8 +23,8 @@ import pandas as pd
 import torch
 from torch import nn
 
-from .cache import (CacheKey, cached_activations, cached_text_features, code_digest, dataset_fingerprint,
-                              distributed_world)
+from .cache import (CacheKey, cached_activations, cached_text_features, code_digest, computing_libraries,
+                              dataset_fingerprint, distributed_world)
 from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
 from .datasets import cached_world
 from .compprompts import compprompts, excluded_prompts, world_compprompts
@@ -204,13 +204,15 @@ def train_probe_tokenizer(texts: Sequence[str], vocab_size: int = 1000):
 
 # %% ../nbs/41_probes.ipynb #d3465246
 def probe_tokenizer(config: ProbeConfig, captions: Sequence[str]):
-    "The probe's tokenizer: trained on `captions` and cached (`config.tokenizer == 'train'`) or loaded from an id/folder."
+    """The probe's tokenizer: trained on `captions` and cached (`config.tokenizer == 'train'`; keyed by the captions, this
+    module's source and the `tokenizers` version, as the probe is) or loaded from an id/folder."""
     if config.tokenizer != "train":
         from transformers import AutoTokenizer
         return AutoTokenizer.from_pretrained(config.tokenizer)
     from transformers import PreTrainedTokenizerFast
     from tokenizers import Tokenizer
-    path = cache_dir() / "probes" / f"tokenizer-words-{config.vocab_size}-{dataset_fingerprint(sorted(set(captions)))[:16]}.json"
+    made_by = [code_digest("vlconcepts.probes"), computing_libraries("tokenizers")]    # the vocabulary rule and the library
+    path = cache_dir() / "probes" / f"tokenizer-words-{config.vocab_size}-{dataset_fingerprint([sorted(set(captions)), made_by])[:16]}.json"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, "w") as f: f.write(train_probe_tokenizer(captions, config.vocab_size).backend_tokenizer.to_str())
@@ -585,9 +587,10 @@ def _label_ids(tokenizer, captions: Sequence[str], max_length: int) -> torch.Ten
 
 
 def _probe_dir(what: str, spec: str, fingerprint: str, captions: Sequence[str], config: ProbeConfig) -> Path:
-    "The cache folder of a trained probe (or autoencoder): its data, encoder, settings and training code (`probes.py`)."
+    "The cache folder of a trained probe (or autoencoder): its data, encoder, settings, training code (`probes.py`) and libraries."
     key = CacheKey(what, dataset_fingerprint(list(captions)), spec, fingerprint, "probe",
-                   {**config.key(), "code": code_digest("vlconcepts.probes")})
+                   {**config.key(), "code": code_digest("vlconcepts.probes"),
+                    "libraries": computing_libraries("tokenizers", "transformers")})   # T5 and its tokenizer come from these
     return cache_dir() / "probes" / key.relative_dir
 
 # %% ../nbs/41_probes.ipynb #617ac815
