@@ -40,24 +40,24 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 'WORLD_CAPTION_KINDS', 'OPTIONAL_FIELDS',
-           'HARD_NEGATIVE_WORLDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'TRAINING_WORLD_MODULES', 'EVAL_COLORS',
-           'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES', 'COLOR_SHAPE_LABELS', 'FULL_LABELS', 'RECOGNITION_KINDS',
-           'WORLD_BARS', 'PART_COLOUR_KINDS', 'PART_COLOUR_READOUTS', 'ACCURACY_BARS', 'toyclip_config',
-           'toyclip_model_name', 'register_toyclip_config', 'create_toyclip', 'normalize_images', 'clip_forward',
-           'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_rows', 'sample_batch', 'cosine_lr',
-           'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss', 'weight_table', 'TrainingConfig',
-           'weighted_choice', 'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner',
-           'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar', 'save_checkpoint',
-           'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows', 'training_batch',
-           'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training', 'train_toyclip',
-           'run_folder', 'code_stamped', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy',
-           'binding_candidates', 'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy',
-           'recognition_task', 'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
-           'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
-           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'trained_token_ids',
-           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'load_toyclip_checkpoint',
-           'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model',
-           'untrained_words']
+           'HARD_NEGATIVE_WORLDS', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'TRAINING_WORLD_MODULES',
+           'TRAINING_LIBRARIES', 'EVAL_COLORS', 'EVAL_SHAPES', 'EVAL_MATERIALS', 'EVAL_SIZES', 'COLOR_SHAPE_LABELS',
+           'FULL_LABELS', 'RECOGNITION_KINDS', 'WORLD_BARS', 'PART_COLOUR_KINDS', 'PART_COLOUR_READOUTS',
+           'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name', 'register_toyclip_config', 'create_toyclip',
+           'normalize_images', 'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_rows',
+           'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss',
+           'weight_table', 'TrainingConfig', 'weighted_choice', 'world_captioner', 'render_world_pool', 'color_theme',
+           'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
+           'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows',
+           'training_batch', 'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training',
+           'train_toyclip', 'run_folder', 'code_stamped', 'caption', 'clip_scores', 'eval_scenes',
+           'single_object_accuracy', 'binding_candidates', 'candidate_scores', 'binding_accuracy',
+           'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size', 'world_recognition',
+           'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
+           'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
+           'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'verify_sha256',
+           'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
+           'default_checkpoint', 'release_path', 'load_toyclip_model', 'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -625,18 +625,19 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
 # %% ../nbs/05_toyclip.ipynb #dce38c90
 TRAINING_WORLD_MODULES = (*WORLD_MODULES, "vlconcepts.world_mixture", "vlconcepts.attribute_object_data", "vlconcepts.cub_data",
                           "vlconcepts.caption_data")   # the code that draws and captions a training pool's scenes
+TRAINING_LIBRARIES = ("open_clip_torch", "transformers")   # what the trainers build their models from (CLIP; ToyITM's ViLT)
 
 
 def run_folder(name: str, profile: str, config, device="auto", modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
     "The cache folder `<cache>/<name>/<profile>-seed<seed>-<digest>` of a training run of `config` (a `TrainingConfig` or `ToyITMConfig`)."
-    digest = dataset_fingerprint([config.to_json(), compute_context(device), computing_libraries(),
+    digest = dataset_fingerprint([config.to_json(), compute_context(device), computing_libraries(*TRAINING_LIBRARIES),
                                   code_digest(*modules, *TRAINING_WORLD_MODULES)])[:12]
     return cache_dir() / name / f"{profile}-seed{config.seed}-{digest}"
 
 # %% ../nbs/05_toyclip.ipynb #5894e9d5
 def code_stamped(run_dir: str | Path, modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
     "`run_dir` for a training run, emptied first unless its `code.txt` names this trainer and world code and the computing libraries."
-    run_dir, digest = Path(run_dir), f"{code_digest(*modules, *TRAINING_WORLD_MODULES)} {computing_libraries()}"
+    run_dir, digest = Path(run_dir), f"{code_digest(*modules, *TRAINING_WORLD_MODULES)} {computing_libraries(*TRAINING_LIBRARIES)}"
     stamp = run_dir / "code.txt"
     if run_dir.exists() and (not stamp.is_file() or stamp.read_text().strip() != digest): shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
