@@ -628,16 +628,20 @@ TRAINING_WORLD_MODULES = (*WORLD_MODULES, "vlconcepts.world_mixture", "vlconcept
 TRAINING_LIBRARIES = ("open_clip_torch", "transformers")   # what the trainers build their models from (CLIP; ToyITM's ViLT)
 
 
+def _built_by(modules: Sequence[str]) -> list[str]:
+    "What a training run's checkpoints were computed by: the trainer and world code, and the libraries' versions."
+    return [code_digest(*modules, *TRAINING_WORLD_MODULES), computing_libraries(*TRAINING_LIBRARIES)]
+
+
 def run_folder(name: str, profile: str, config, device="auto", modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
     "The cache folder `<cache>/<name>/<profile>-seed<seed>-<digest>` of a training run of `config` (a `TrainingConfig` or `ToyITMConfig`)."
-    digest = dataset_fingerprint([config.to_json(), compute_context(device), computing_libraries(*TRAINING_LIBRARIES),
-                                  code_digest(*modules, *TRAINING_WORLD_MODULES)])[:12]
+    digest = dataset_fingerprint([config.to_json(), compute_context(device), *_built_by(modules)])[:12]
     return cache_dir() / name / f"{profile}-seed{config.seed}-{digest}"
 
 # %% ../nbs/05_toyclip.ipynb #5894e9d5
 def code_stamped(run_dir: str | Path, modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
     "`run_dir` for a training run, emptied first unless its `code.txt` names this trainer and world code and the computing libraries."
-    run_dir, digest = Path(run_dir), f"{code_digest(*modules, *TRAINING_WORLD_MODULES)} {computing_libraries(*TRAINING_LIBRARIES)}"
+    run_dir, digest = Path(run_dir), " ".join(_built_by(modules))
     stamp = run_dir / "code.txt"
     if run_dir.exists() and (not stamp.is_file() or stamp.read_text().strip() != digest): shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
