@@ -99,3 +99,29 @@ def test_every_table_names_its_profile(table):
     assert PROFILE_STATED.search(caption(table.read_text())), (
         f"tables/{table.name}: its caption does not say which profile produced it; give save_table a caption that starts "
         "'Profile {profile}.' (the parameters cell's `profile`) and rebuild the table.")
+
+
+PAPER_IN_ITS_ROWS = {"findings"}   # prints the paper's value on every row, beside ours
+# Their writers now say why they print no paper numbers (save_table's `no_paper`; binding.BindingTable.no_paper), but the
+# committed copies predate that: they come from the training notebooks 05, 05b, 21, 41, 50, 71 and 72, whose trained numbers
+# move from host to host, so they change with the next full rebuild (`make figures`), not alone. Strict: a rebuilt one
+# fails here until it leaves this set.
+PAPER_SECTION_PENDING = {
+    "binding_table3", "mac_closed_open_drop", "mac_seen_unseen", "probes_animate", "probes_examples", "probes_pattern",
+    "study_purity_gap", "study_purity_gap_points", "study_text_binding", "study_text_binding_points", "toyclip_part_binding",
+    "toyclip_world_recognition", "toyclip_zero_shot", "toyitm_accuracy", "toyitm_hidden_probe", "toyitm_world_edits"}
+
+
+def test_the_pending_tables_exist():
+    assert PAPER_SECTION_PENDING <= {t.stem for t in TABLES}
+
+
+@pytest.mark.parametrize("table", [pytest.param(t, marks=pytest.mark.xfail(strict=True, reason="written before its notebook said why "
+                                                                           "it has no paper numbers; changes with the next full rebuild"))
+                                   if t.stem in PAPER_SECTION_PENDING else t
+                                   for t in TABLES if t.stem not in PAPER_IN_ITS_ROWS], ids=lambda p: p.stem)
+def test_every_table_prints_the_paper_or_says_why_not(table):
+    "A reader of any table finds, under '## Paper', the paper's numbers as the paper prints them or why there are none."
+    assert "\n## Paper" in table.read_text(), (
+        f"tables/{table.name} has no '## Paper' section: pass save_table the paper's numbers (`paper=`) or say why there are "
+        "none (`no_paper=`), and rebuild the table.")

@@ -638,28 +638,30 @@ class BindingSetup:
 # %% ../nbs/20_binding.ipynb #3412b704
 @dataclass
 class BindingTable:
-    "One reproduced table: ours (mean ± se over seeds), its per-seed values, the paper's (or None) and the caption."
+    "One reproduced table: ours (mean ± se over seeds), its per-seed values, the paper's (or None, and why) and the caption."
     name: str                                  # e.g. 'binding_table4'
     ours: pd.DataFrame
     seeds: pd.DataFrame                        # long: model, split or error, seed, accuracy or share (%)
     paper: Optional[pd.DataFrame]
     caption: str
+    no_paper: Optional[str] = None             # why there is no paper table to print beside ours
 
     def save(self) -> Path:
-        "Write `tables/<name>.md`/`.csv` (ours beside the paper's) and `tables/<name>_seeds.csv`."
+        "Write `tables/<name>.md`/`.csv` (ours beside the paper's, or why not) and `tables/<name>_seeds.csv`."
         save_seed_values(self.seeds, self.name)
-        return save_table(self.ours, self.name, paper=self.paper, caption=self.caption)
+        return save_table(self.ours, self.name, paper=self.paper, caption=self.caption, no_paper=self.no_paper)
 
 
 def binding_table(table: str, seeds: pd.DataFrame, column: str, value: str, what: str, setting: str) -> BindingTable:
     "The `BindingTable` of paper table `table` (e.g. 'table4') from per-seed values: one row per model, one column per `column`."
     transcribed = table in paper_tables("binding").get("binding", [])
     paper = with_standard_errors(paper_table("binding", table)) if transcribed else None
-    source = f" Paper: {paper.attrs['source']}." if transcribed else " The paper's cells of this table are not in the paper text available here."
+    source = f" Paper: {paper.attrs['source']}." if transcribed else ""
+    missing = None if transcribed else "the paper's cells of this table are not in the paper text available here (its caption is)."
     name = f"binding_{table}"
     caption = f"{what} {setting} Per-seed values: {name}_seeds.csv.{source}"
     ours = mean_se(seeds, column, value).fillna("–")           # a cell no run measures (Table 9's CLIP on seen-val) reads as a dash
-    return BindingTable(name, ours, seeds.reset_index(drop=True), paper, caption)
+    return BindingTable(name, ours, seeds.reset_index(drop=True), paper, caption, missing)
 
 # %% ../nbs/20_binding.ipynb #0e45a9bb
 TASK_TABLES = {"single": ("table2", "table3", "table9"), "two": ("table4", "table5"), "rel": ("table6", "table7")}
