@@ -20,7 +20,7 @@ import torch.nn.functional as F
 from .cache import cached_activations, cached_image_features, cached_text_features, code_digest, dataset_fingerprint
 from .core import (InputValidationError, get_logger, paper_table, paper_tables, pick_device, progress,
                              save_table, seed_everything)
-from .czsl import apply_bias, choose_bias
+from .czsl import apply_bias, check_scores, choose_bias
 from .datasets import cached_world
 from .scenes import OPPOSITE_RELATION
 from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, BindingDataset,
@@ -90,8 +90,12 @@ class BindingTask:
     def __len__(self): return 0 if self.target is None else len(self.target)
 
     def indices(self, split: str) -> np.ndarray:
-        "Sample indices of `split`."
-        return np.flatnonzero(self.splits == split)
+        "Sample indices of `split` (one of `BINDING_SPLITS`, or any other split the samples name)."
+        picked = np.flatnonzero(self.splits == split)
+        if split not in BINDING_SPLITS and not len(picked):
+            names = list(dict.fromkeys([*BINDING_SPLITS, *([] if self.splits is None else np.asarray(self.splits).tolist())]))
+            raise InputValidationError(f"binding-{self.task} has no split {split!r}; its splits are {names}.")
+        return picked
 
     def seen_labels(self) -> set[str]:
         "The true labels of the train split (the 'seen' classes)."
@@ -402,7 +406,18 @@ def accuracy(scores: torch.Tensor, target: torch.Tensor) -> float:
     if len(target) and (target.min() < 0 or target.max() >= scores.shape[1]):
         raise InputValidationError(f"accuracy: targets must index the {scores.shape[1]} candidates, got {int(target.min())}..{int(target.max())}.")
     if len(scores) == 0: return float("nan")
+    check_scores(scores, rows="sample")                          # NaN or +inf: no top candidate (czsl's rule)
     return 100.0 * float((scores.argmax(1) == target).float().mean())
+
+
+def _run_scores(scores, data: BindingTask):
+    "`scores` of one run, checked: one row of candidate scores per sample of `data`, no NaN or +inf (`check_scores`)."
+    expected = (len(data), 5 if data.candidates is None else data.candidates.shape[1])
+    if tuple(scores.shape) != expected:
+        raise InputValidationError(f"scores must be {list(expected)} (one row of candidate scores per sample of "
+                                   f"binding-{data.task}), got {list(scores.shape)}.")
+    check_scores(scores, rows="sample")
+    return scores
 
 # %% ../nbs/20_binding.ipynb #61caf602
 def adam_implementation(device: torch.device) -> dict:
@@ -486,6 +501,7 @@ def accuracy_runs(runs: dict, data: BindingTask, splits: Sequence[str] = BINDING
     "One row per model, seed and split with the accuracy (%)."
     rows = []
     for (kind, seed), scores in runs.items():
+        _run_scores(scores, data)
         for split in splits:
             idx = data.indices(split)
             rows.append({"model": MODEL_NAMES.get(kind, kind), "seed": seed, "split": split,
@@ -513,7 +529,7 @@ def error_type(prediction: str, truth: str, task: str) -> Optional[str]:
 
 def error_shares(scores: torch.Tensor, data: BindingTask, split: str = "gen") -> dict[str, float]:
     "Percentage of `split`'s wrong predictions in each error bucket."
-    idx = data.indices(split)
+    scores, idx = _run_scores(scores, data), data.indices(split)
     picked = data.candidates[idx, scores[idx].argmax(1)]
     truth = data.candidates[idx, data.target[idx]]
     kinds = [error_type(data.labels[p], data.labels[t], data.task) for p, t in zip(picked.tolist(), truth.tolist())]
@@ -530,7 +546,7 @@ def error_runs(runs: dict, data: BindingTask, split: str = "gen") -> pd.DataFram
 # %% ../nbs/20_binding.ipynb #84e0137b
 def triple_accuracy(scores: torch.Tensor, data: BindingTask) -> pd.DataFrame:
     "One row per split and true label (a triple, for relations): its samples and the accuracy (%) of `scores` on them."
-    truth = data.candidates[torch.arange(len(data)), data.target]
+    scores, truth = _run_scores(scores, data), data.candidates[torch.arange(len(data)), data.target]
     frame = pd.DataFrame({"split": data.splits, "triple": [data.labels[t] for t in truth.tolist()],
                           "right": (scores.argmax(1) == data.target).numpy()})
     per = frame.groupby(["split", "triple"]).right.agg(samples="size", accuracy="mean").reset_index()

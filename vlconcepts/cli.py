@@ -22,8 +22,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device, repo_root,
-                             restored_environment)
+from .core import (ModelSpecError, VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device,
+                             repo_root, restored_environment)
 from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
 
@@ -31,13 +31,14 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
-           'PAPER_DATASETS', 'PACKAGED_SPECS', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches',
-           'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
-           'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable',
-           'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
-           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'experiment_readiness', 'doctor',
-           'export_world', 'train_probes', 'report_overrides', 'portable_paths', 'run_report', 'add_plugin_argument',
-           'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
+           'PAPER_DATASETS', 'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'experiments_dir', 'experiment_notebooks',
+           'no_notebook_matches', 'parameters_cells', 'notebook_parameters', 'check_parameters_cell',
+           'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs',
+           'offline_setting', 'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild',
+           'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status',
+           'check_specs', 'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides',
+           'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch',
+           'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -381,6 +382,7 @@ PAPER_DATASETS = {  # experiments whose paper profile says only `source: real`: 
     "5?_mac_*": ("mac",),
 }
 PACKAGED_SPECS = ("toyclip:default", "toyitm:default", "sbert:packaged-minilm", "autoencoder")
+LOCAL_ONLY_PREFIXES = ("toyclip", "toyitm")   # backends that read the packaged release ('default') or a local file, never the hub
 
 
 def _profile_strings(value) -> list[str]:
@@ -393,13 +395,15 @@ def _profile_strings(value) -> list[str]:
 
 def spec_status(spec: str) -> tuple[bool, str]:
     "(usable here, what to say) for a model spec, without loading it: packaged, a local file or folder, or hub weights."
-    from vlconcepts.models import parse_spec
+    from vlconcepts.models import did_you_mean, parse_spec
     if spec in PACKAGED_SPECS: return True, "packaged"
     prefix, rest = parse_spec(spec)
     target = rest.split("@", 1)[1] if prefix == "openclip" and "@" in rest else rest
-    if target.startswith(("/", "./", "../", "~")) or target.endswith((".pt", ".pth", ".bin", ".safetensors")):
+    local_only = prefix in LOCAL_ONLY_PREFIXES
+    if local_only or target.startswith(("/", "./", "../", "~")) or target.endswith((".pt", ".pth", ".bin", ".safetensors")):
         path = Path(target).expanduser()
-        return path.exists(), "local file" if path.exists() else f"missing local checkpoint {path}"
+        hint = did_you_mean(target, ["default"]) if local_only else ""
+        return path.exists(), "local file" if path.exists() else f"missing local checkpoint {path}" + (f" ({hint.strip()})" * bool(hint))
     if prefix == "openclip":
         said = _pretrained_cached(spec) if "@" in rest else "random weights"
     else:
@@ -408,6 +412,16 @@ def spec_status(spec: str) -> tuple[bool, str]:
         said = "cached (loads offline)" if cached else (f"not cached, and {offline_setting()}=1 forbids downloading it"
                                                         if offline_setting() else "not cached (downloads on first use)")
     return not said.startswith(("not cached, and", "unknown")), said
+
+
+def check_specs(specs: Sequence[str]):
+    "Before any kernel starts or anything trains: each spec's form and prefix (`spec_backend`) and any local checkpoint it names."
+    from vlconcepts.models import spec_backend
+    for spec in specs:
+        if spec in PACKAGED_SPECS: continue
+        spec_backend(spec)
+        usable, said = spec_status(spec)
+        if said.startswith("missing local checkpoint"): raise ModelSpecError(f"{spec}: {said}.")
 
 # %% ../nbs/90_cli.ipynb #3d76d0ee
 def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[Path] = None) -> tuple[bool, list[str]]:
@@ -490,6 +504,7 @@ def train_probes(encoders: Sequence[str], profile: str = "tiny", overrides: Sequ
     if not encoders: raise VLConceptsError("Name at least one encoder: --encoder SPEC (a load_model spec or 'autoencoder').")
     import torch
     config = probe_config(profile, list(overrides))      # checks the profile and every FIELD=VALUE before any training
+    check_specs(encoders)                                  # and every encoder spec, before the first probe trains
     pick_device(device)                                    # an unavailable device fails here, not after loading data
     folders, threads = [], torch.get_num_threads()
     torch.set_num_threads(PROFILE_THREADS.get(profile, threads))   # tiny and smoke probes train as a rebuild trains them
@@ -529,14 +544,14 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     and the executed notebook to `runs_dir` (default: runs/reports/ of the checkout for the default `out`, else `out`)."""
     import papermill
     from nbconvert import HTMLExporter
-    from vlconcepts.models import absolute_spec, spec_backend
+    from vlconcepts.models import absolute_spec
     from vlconcepts.report import report_name, report_settings
     template = experiments_dir() / "70_report.ipynb"
     root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
     specs = [absolute_spec(spec) for spec in specs]       # a relative checkpoint path means the caller's folder, not the kernel's
     runs_dir = Path(runs_dir or (root / "runs" / "reports" if out is None else out))
     out = Path(out or root / "reports").resolve()
-    for spec in specs: spec_backend(spec)               # a misspelt prefix fails here, before any kernel starts
+    check_specs(specs)                                   # a misspelt prefix or a missing checkpoint fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)
     settings = {**parameters.get("settings", {}), **report_overrides(overrides)}
     report_settings(settings, device)          # an unknown setting fails here, before any kernel starts

@@ -207,13 +207,21 @@ def word_vectors(names: Sequence[str], sources: Sequence[str] = ("minilm",)) -> 
     return np.concatenate(blocks, axis=1)
 
 # %% ../nbs/10_compmap.ipynb #2f6676ed
+def _check_binary(truth, what: str) -> None:
+    "Reject a ground truth that is not 0/1 (or bool): a soft value such as 0.3 would silently count as present."
+    values = np.asarray(truth)
+    odd = ~((values == 0) | (values == 1))
+    if odd.any():
+        raise InputValidationError(f"{what}: truth must be binary (0/1 per image and primitive), got values "
+                                   f"{np.unique(values[odd])[:5].tolist()}; threshold soft labels first (e.g. truth >= 0.5).")
+
+
 def intervene(activations, truth, mode: str, l2_normalize: bool = False):
     "Ground-truth intervention on `activations` `[n, m]` with binary `truth` `[n, m]`: mode 'full' or 'partial'."
     is_numpy = isinstance(activations, np.ndarray)
     x, t = torch.as_tensor(np.asarray(activations)).float(), torch.as_tensor(np.asarray(truth))
     if x.shape != t.shape: raise InputValidationError(f"intervene: activations {tuple(x.shape)} and truth {tuple(t.shape)} differ in shape.")
-    if not ((t == 0) | (t == 1)).all():
-        raise InputValidationError(f"intervene: truth must be binary (0/1 per image and primitive), got values {torch.unique(t)[:5].tolist()}.")
+    _check_binary(t, "intervene")
     if mode == "full": out = t.float().clone()
     elif mode == "partial":
         out = F.normalize(x, dim=-1) if l2_normalize else x.clone()
@@ -363,6 +371,28 @@ def _train_epochs(model, config, x, y, pa, po, seen_columns, val, device):
         history.append(record)
     return best, history
 
+# %% ../nbs/10_compmap.ipynb #0d87ffb2
+def _check_composition_inputs(x_train, y_train, x_val, y_val, pairs, seen, attr_vectors, obj_vectors) -> None:
+    "Reject inputs `fit_composition_model` would misread (x float, y long and seen bool tensors), naming the input and the fix."
+    pa, po = _pair_index(pairs)
+    if seen.shape != pa.shape: raise InputValidationError(f"seen has shape {tuple(seen.shape)}; pass one entry per pair ({len(pa)},).")
+    for name, what, vectors, column in (("attr_vectors", "attribute", attr_vectors, pa), ("obj_vectors", "object", obj_vectors, po)):
+        n = len(np.asarray(vectors))
+        if len(column) and (int(column.min()) < 0 or int(column.max()) >= n):
+            raise InputValidationError(f"pairs use {what} indices {int(column.min())}..{int(column.max())} but {name} has {n} "
+                                       f"rows; pass one word vector per {what} of the label space.")
+    for split, x, y in (("train", x_train, y_train), ("val", x_val, y_val)):
+        if x.ndim != 2 or y.ndim != 1 or len(x) != len(y) or len(x) == 0:
+            raise InputValidationError(f"x_{split} has shape {tuple(x.shape)} and y_{split} {tuple(y.shape)}; pass a non-empty "
+                                       f"[n, width] input and one label per row, in the same order.")
+        if x.shape[1] != x_train.shape[1]:
+            raise InputValidationError(f"x_val has width {x.shape[1]} but x_train {x_train.shape[1]}; pass the same features for both.")
+        out = ((y < 0) | (y >= len(pa))).nonzero().flatten()
+        if len(out): raise InputValidationError(f"y_{split} must index the {len(pa)} pairs (0..{len(pa) - 1}); row {int(out[0])} has {int(y[out[0]])}.")
+        bad = (~torch.isfinite(x)).any(1).nonzero().flatten()
+        if len(bad): raise InputValidationError(f"x_{split} contains NaN or ±inf in {len(bad)} rows (first: row {int(bad[0])}); fix or drop those inputs.")
+    if not bool(seen[y_train].all()): raise InputValidationError("Every training label must be a seen pair (seen[y_train] all True).")
+
 # %% ../nbs/10_compmap.ipynb #d297fa10
 def _composition_cache_path(name: str, inputs: list, config: CompositionConfig, context: str) -> Path:
     "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`) by this module's code and libraries."
@@ -378,7 +408,7 @@ def fit_composition_model(x_train, y_train, x_val, y_val, pairs, seen, attr_vect
     x_train, x_val = (torch.as_tensor(np.asarray(v)).float() for v in (x_train, x_val))
     y_train, y_val = (torch.as_tensor(np.asarray(v)).long() for v in (y_train, y_val))
     seen = torch.as_tensor(np.asarray(seen)).bool()
-    if not bool(seen[y_train].all()): raise InputValidationError("Every training label must be a seen pair (seen[y_train] all True).")
+    _check_composition_inputs(x_train, y_train, x_val, y_val, pairs, seen, attr_vectors, obj_vectors)
     build = lambda: CompositionModel(attr_vectors, obj_vectors, x_train.shape[1], input_projection=config.input_projection,
                                      projection_dim=config.projection_dim, init_temperature=config.init_temperature,
                                      max_scale=config.max_scale)
@@ -489,18 +519,29 @@ def interpretability_gap(oracle: pd.Series, intervened: pd.Series, columns: Sequ
     return pd.Series({f"Δ {c}": float(oracle[c]) - float(intervened[c]) for c in columns})
 
 # %% ../nbs/10_compmap.ipynb #f404adcd
+def _image_mask(is_train, n: int, what: str) -> np.ndarray:
+    "`is_train` as a boolean mask with one entry per image (`n` of them), else an error naming `what`."
+    mask = np.asarray(is_train)
+    if mask.shape != (n,): raise InputValidationError(f"{what}: is_train must have one entry per image ({n},), got shape {mask.shape}.")
+    return mask.astype(bool)
+
+
 def denoise_class_attributes(labels, present, certainty, n_classes: Optional[int] = None, rule: str = "mode",
                              is_train=None, min_classes: int = 10) -> tuple[np.ndarray, np.ndarray]:
     "Class-level attributes `[C, A]` (0/1) by majority vote, and the mask `[A]` of kept attributes."
     labels, present, certainty = np.asarray(labels), np.asarray(present), np.asarray(certainty)
     if present.shape != certainty.shape or len(present) != len(labels):
         raise InputValidationError("present and certainty must be [n_images, n_attributes] with one row per label.")
+    if labels.dtype.kind not in "iu": raise InputValidationError(f"labels must be integer class indices, got dtype {labels.dtype}.")
     n_classes = int(n_classes or labels.max() + 1)
+    if len(labels) and (labels.min() < 0 or labels.max() >= n_classes):
+        raise InputValidationError(f"labels must be class indices in [0, {n_classes}), got {labels.min()}..{labels.max()}; "
+                                   f"number the classes from 0 (or pass the right n_classes).")
     votes, counts = np.zeros((n_classes, present.shape[1])), np.zeros((n_classes, present.shape[1]))
     if rule == "mode": use = np.ones_like(present, dtype=bool)
     elif rule == "koh":
         if is_train is None: raise InputValidationError("rule='koh' uses training images only: pass is_train.")
-        use = np.asarray(is_train, bool)[:, None] & ~((present == 0) & (certainty == 1))
+        use = _image_mask(is_train, len(labels), "denoise_class_attributes")[:, None] & ~((present == 0) & (certainty == 1))
     else: raise InputValidationError(f"rule must be 'mode' (the released code) or 'koh' (Koh et al. 2020), got {rule!r}.")
     np.add.at(votes, labels, present * use); np.add.at(counts, labels, use)
     share = np.divide(votes, counts, out=np.zeros_like(votes), where=counts > 0)
@@ -520,7 +561,8 @@ class FewShotTask:
 
 def few_shot_tasks(labels, is_train, n_way: int, k_shot: Optional[int], n_tasks: int, seed: int = 0) -> list[FewShotTask]:
     "`n_tasks` seeded tasks; queries are all test images of the drawn classes; `k_shot=None` takes every training image."
-    labels, is_train = np.asarray(labels), np.asarray(is_train, bool)
+    labels = np.asarray(labels)
+    is_train = _image_mask(is_train, len(labels), "few_shot_tasks")
     eligible = [c for c in np.unique(labels) if (is_train & (labels == c)).sum() >= (k_shot or 1) and (~is_train & (labels == c)).any()]
     if n_way > len(eligible):
         raise InputValidationError(f"{n_way}-way {k_shot}-shot needs {n_way} classes with ≥{k_shot or 1} training and ≥1 test "
@@ -567,8 +609,10 @@ def few_shot_accuracies(features, class_truth, labels, tasks: Sequence[FewShotTa
 # %% ../nbs/10_compmap.ipynb #e66476d5
 def topk_hits(weights, truth) -> np.ndarray:
     "Bool `[Q, m]`: truth[q, j] = 1 and j among the k_q = Σ truth[q] largest weights of concept q."
+    _check_binary(truth, "topk_hits / alignment_accuracy")
     weights, truth = np.asarray(weights, np.float64), np.asarray(truth).astype(bool)
     if weights.shape != truth.shape: raise InputValidationError(f"weights {weights.shape} and truth {truth.shape} differ in shape.")
+    if not np.isfinite(weights).all(): raise InputValidationError("weights contain NaN or ±inf: their ranks are undefined; fix the model's weights.")
     order = np.argsort(-weights, axis=1, kind="stable")
     ranks = np.empty_like(order); np.put_along_axis(ranks, order, np.arange(weights.shape[1])[None].repeat(len(weights), 0), 1)
     return truth & (ranks < truth.sum(1, keepdims=True))

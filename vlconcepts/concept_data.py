@@ -232,17 +232,9 @@ def factor_concept_dataset(images, factor_classes, spec: FactorConceptSpec, lam:
 
 # %% ../nbs/04f_concept_data.ipynb #12824e90
 def shapes3d_classes_of_values(labels) -> np.ndarray:
-    "Factor class ids (n, 6) of 3dshapes factor values (n, 6) (floor, wall, object hue, scale, shape, orientation)."
-    labels = np.asarray(labels, dtype=np.float64)
-    if labels.ndim != 2 or labels.shape[1] != 6:
-        raise DatasetFormatError(f"3dshapes labels must be (n, 6); got {labels.shape}.")
-    classes = np.stack([labels[:, 0] * 10, labels[:, 1] * 10, labels[:, 2] * 10, (labels[:, 3] - 0.75) / (0.5 / 7),
-                        labels[:, 4], (labels[:, 5] + 30) / (60 / 14)], 1)
-    rounded = np.rint(classes)
-    if np.abs(classes - rounded).max(initial=0) > 1e-3 or (rounded < 0).any() or \
-            (rounded >= np.array(SHAPES3D_SPEC.factor_sizes)).any():
-        raise DatasetFormatError("3dshapes labels are not on the release's factor-value grid.")
-    return rounded.astype(np.int64)
+    """Factor class ids (n, 6) of 3dshapes factor values (n, 6) (floor, wall, object hue, scale, shape, orientation): the
+    loader's `factor_data.classes_of_values` on the release's grids (an error for a value off its grid)."""
+    return factor_data.classes_of_values(labels, factor_data.SHAPES3D_FACTOR_NAMES, factor_data.shapes3d_possible_values())
 
 
 def _field(data, key):

@@ -16,13 +16,17 @@ from .cache import cached_image_features, cached_text_features
 from .core import InputValidationError, is_whole_number, progress
 
 # %% auto #0
-__all__ = ['LARGE_BIAS', 'PROTOCOLS', 'CRITERIA', 'open_world_labels', 'closed_world_mask', 'hm_curve', 'trapezoid_auc',
-           'SweepResult', 'bias_sweep', 'bias_sweeps', 'reference_bias_sweep', 'choose_bias', 'apply_bias',
-           'split_labels', 'zero_shot_scores']
+__all__ = ['LARGE_BIAS', 'PROTOCOLS', 'CRITERIA', 'open_world_labels', 'closed_world_mask', 'check_scores', 'hm_curve',
+           'trapezoid_auc', 'SweepResult', 'bias_sweep', 'bias_sweeps', 'reference_bias_sweep', 'choose_bias',
+           'apply_bias', 'split_labels', 'zero_shot_scores']
 
 # %% ../nbs/06_czsl.ipynb #bd5cc69f
 def open_world_labels(attributes: Sequence[str], objects: Sequence[str]) -> list[tuple[str, str]]:
     "Every (attribute, object) pair, attribute-major: the open-world label space."
+    for name, values in (("attributes", attributes), ("objects", objects)):
+        if isinstance(values, (str, bytes)):    # list("red") would be three one-letter names
+            raise InputValidationError(f"open_world_labels: {name} is the string {values!r}, not a list of names; "
+                                       f"pass a list, e.g. [{values!r}].")
     attributes, objects = list(attributes), list(objects)
     for name, values in (("attributes", attributes), ("objects", objects)):
         if not values: raise InputValidationError(f"open_world_labels: {name} is empty; pass the dataset's {name} list.")
@@ -54,9 +58,10 @@ def _tensor(x, name: str, device=None) -> torch.Tensor:
     return t if device is None else t.to(device)
 
 
-def _check_scores(scores) -> torch.Tensor:
+def check_scores(scores, rows: str = "image") -> torch.Tensor:
     """Scores as a 2-d floating tensor (integers become float32). Bad shapes, NaN and +inf are errors; -inf means
-    "never predicted" (binding's non-candidates) and is allowed, except on a true label (`_check_true_scores`)."""
+    "never predicted" (binding's non-candidates) and is allowed, except on a true label (`_check_true_scores`).
+    `rows` names what a row is in the messages (binding: "sample")."""
     scores = _tensor(scores, "scores")
     if scores.ndim != 2 or scores.shape[0] == 0 or scores.shape[1] == 0:
         raise InputValidationError(f"scores must be [n_images, n_labels] with both > 0, got shape {tuple(scores.shape)}.")
@@ -65,8 +70,8 @@ def _check_scores(scores) -> torch.Tensor:
     for what, test in (("NaN", torch.isnan), ("+inf", torch.isposinf)):
         bad = torch.cat([part[test(scores[part]).any(1)] for part in suspects.split(1 << 12)]) if len(suspects) else suspects
         if len(bad):
-            raise InputValidationError(f"scores contain {what} in {len(bad)} image rows (first: image {int(bad[0])}); fix the "
-                                       f"model output or drop those images (-inf is allowed: a label never predicted).")
+            raise InputValidationError(f"scores contain {what} in {len(bad)} {rows} rows (first: {rows} {int(bad[0])}); fix the "
+                                       f"model output or drop those {rows}s (-inf is allowed: a label never predicted).")
     return scores
 
 
@@ -199,11 +204,19 @@ def _bias_list(gaps: torch.Tensor, n_biases: int = 20) -> torch.Tensor:
 
 # %% ../nbs/06_czsl.ipynb #adfdf385
 def _curve_points(seen_accs, unseen_accs, name: str) -> tuple[np.ndarray, np.ndarray]:
-    "The seen and unseen accuracies of one curve as float arrays; one point each, so their shapes must match."
+    "The seen and unseen accuracies of one curve as float arrays: one pair per point (at least one), fractions in [0, 1]."
     s, u = np.asarray(seen_accs, dtype=float), np.asarray(unseen_accs, dtype=float)
     if s.ndim != 1 or s.shape != u.shape:
         raise InputValidationError(f"{name}: seen and unseen accuracies must be 1-d lists of one length (one pair per bias), "
                                    f"got shapes {s.shape} and {u.shape}.")
+    if len(s) == 0: raise InputValidationError(f"{name}: the curve has no points; pass one seen and one unseen accuracy per bias.")
+    for what, v in (("seen", s), ("unseen", u)):
+        bad = np.flatnonzero(np.isnan(v))
+        if len(bad): raise InputValidationError(f"{name}: {what} accuracies are NaN at {len(bad)} points (first: point {bad[0]}); "
+                                                f"an accuracy over no images is undefined: drop those points.")
+        if v.min() < 0 or v.max() > 1:
+            raise InputValidationError(f"{name}: {what} accuracies must be fractions in [0, 1], got {v.min():g}..{v.max():g}"
+                                       f"{' (percentages? divide by 100)' if v.min() >= 0 and v.max() <= 100 else ''}.")
     return s, u
 
 
@@ -216,7 +229,7 @@ def hm_curve(seen_accs, unseen_accs, hm: str = "harmonic") -> np.ndarray:
 
 
 def trapezoid_auc(seen_accs, unseen_accs) -> float:
-    "Area under seen accuracy over unseen accuracy, trapezoids in list order (`np.trapz(seen, unseen)`)."
+    "Area under seen accuracy over unseen accuracy (fractions in [0, 1]), trapezoids in list order (`np.trapz(seen, unseen)`)."
     s, u = _curve_points(seen_accs, unseen_accs, "trapezoid_auc")
     return float(np.sum((u[1:] - u[:-1]) * (s[1:] + s[:-1]) / 2))
 
@@ -239,7 +252,10 @@ class SweepResult:
     @classmethod
     def from_curve(cls, biases, seen_accs, unseen_accs, hm: str = "harmonic", **kwargs) -> "SweepResult":
         "Summarise a curve: AUC, best seen, best unseen, best HM and the bias at the (first) best HM."
-        biases, s, u = (np.asarray(v, dtype=float) for v in (biases, seen_accs, unseen_accs))
+        s, u = _curve_points(seen_accs, unseen_accs, "SweepResult.from_curve")
+        biases = np.asarray(biases, dtype=float)
+        if biases.shape != s.shape:
+            raise InputValidationError(f"SweepResult.from_curve: one bias per point, got {biases.shape} biases for {len(s)} points.")
         hms = hm_curve(s, u, hm)
         best = int(np.argmax(hms))
         return cls(trapezoid_auc(s, u), float(s.max()), float(u.max()), float(hms[best]), float(biases[best]),
@@ -272,7 +288,7 @@ PROTOCOLS = ("czsl", "mac-release")
 def _check_sweep_args(scores, labels, seen, topk, label_mask, protocol):
     "Validate and convert every input of `bias_sweep`; returns (scores, labels, seen, mask)."
     if protocol not in PROTOCOLS: raise InputValidationError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}.")
-    scores = _check_scores(scores)
+    scores = check_scores(scores)
     (n, L), dev = scores.shape, scores.device
     labels = _check_labels(labels, n, L, dev)
     seen = _label_vector_mask(seen, L, "seen", dev)
@@ -385,9 +401,14 @@ def choose_bias(scores, labels, seen, *, criterion: str = "hm", topk: int = 1, l
 
 def apply_bias(scores, seen, bias: float):
     "Calibrated stacking: `scores` with `bias` added to every unseen (non-`seen`) column; numpy in, numpy out."
-    t = _check_scores(scores)
+    try: bias = float(bias)
+    except (TypeError, ValueError) as e: raise InputValidationError(f"apply_bias: bias must be a number, got {bias!r}.") from e
+    if not math.isfinite(bias):
+        raise InputValidationError(f"apply_bias: bias must be finite, got {bias}; take it from choose_bias(...), or use "
+                                   f"LARGE_BIAS ({LARGE_BIAS:g}) to predict unseen labels whenever they are candidates.")
+    t = check_scores(scores)
     seen = _label_vector_mask(seen, t.shape[1], "seen", t.device)
-    out = t + torch.where(seen, 0.0, float(bias)).to(t.dtype)
+    out = t + torch.where(seen, 0.0, bias).to(t.dtype)
     return out.cpu().numpy() if isinstance(scores, np.ndarray) else out
 
 # %% ../nbs/06_czsl.ipynb #1718f186

@@ -285,6 +285,19 @@ def _find_file(path, default_folder: str, patterns: Sequence[str]) -> Optional[P
     return None
 
 
+def _check_latents(file: Path, names: Sequence[str], sizes: Sequence[int], values: np.ndarray, classes: np.ndarray):
+    "A dSprites file's latents are usable: rows present, finite values, every class index within its factor's size."
+    if len(classes) == 0: raise DatasetFormatError(f"{file}: holds no images (0 rows); export or download it again.")
+    if not np.isfinite(values).all():
+        raise DatasetFormatError(f"{file}: latents_values holds {int((~np.isfinite(values)).sum())} NaN or infinite values.")
+    bad = (classes < 0) | (classes >= np.asarray(sizes)[None, :])
+    if bad.any():
+        row, column = (int(i) for i in np.argwhere(bad)[0])
+        raise DatasetFormatError(f"{file}: latents_classes of factor '{names[column]}' must lie in [0, {sizes[column]}) "
+                                 f"(metadata latents_sizes); row {row} holds {int(classes[row, column])} "
+                                 f"(rows out of range: {int(bad.any(axis=1).sum())}).")
+
+
 def _require(arrays: Mapping, file: Path, key: str, ndim: int, kinds: str, columns: int | None = None) -> np.ndarray:
     "Array `key` of an open npz/h5 file, checked for presence, rank, dtype kind and number of columns."
     if key not in arrays:
@@ -322,8 +335,9 @@ def load_dsprites(path: Path | str | None = None) -> FactorDataset:
     names = tuple(n.decode() if isinstance(n, bytes) else str(n) for n in metadata["latents_names"])
     possible = {(k.decode() if isinstance(k, bytes) else str(k)): np.asarray(v, dtype=np.float64)
                 for k, v in metadata["latents_possible_values"].items()}
-    return FactorDataset("dSprites", images, values.astype(np.float64), classes.astype(np.int64), names,
-                         tuple(int(s) for s in metadata["latents_sizes"]), possible, file,
+    sizes = tuple(int(s) for s in metadata["latents_sizes"])
+    _check_latents(file, names, sizes, values, classes)
+    return FactorDataset("dSprites", images, values.astype(np.float64), classes.astype(np.int64), names, sizes, possible, file,
                          dataset_fingerprint(["dSprites", images, values, classes]))
 
 # %% ../nbs/04d_factor_data.ipynb #3af8a591
@@ -349,11 +363,28 @@ def shapes3d_values_of_classes(classes) -> np.ndarray:
     return np.stack([grids[name][classes[:, i]] for i, name in enumerate(SHAPES3D_FACTOR_NAMES)], axis=1)
 
 
-def classes_of_values(values, names: Sequence[str], grids: Mapping[str, np.ndarray]) -> np.ndarray:
-    "Factor classes [n, k]: the index of the nearest grid value of each factor (tolerates float noise in stored labels)."
+def classes_of_values(values, names: Sequence[str], grids: Mapping[str, np.ndarray], tolerance: float = 1e-3) -> np.ndarray:
+    """Factor classes [n, k]: the index of each factor's grid value nearest to the stored one. Float noise passes; a value
+    more than `tolerance` grid steps from every grid value (another unit, a class index, NaN) is an error, not rounded."""
     values = np.asarray(values, dtype=np.float64)
-    return np.stack([np.abs(values[:, i:i + 1] - np.asarray(grids[name])[None, :]).argmin(axis=1)
-                     for i, name in enumerate(names)], axis=1).astype(np.int64)
+    if values.ndim != 2 or values.shape[1] != len(names):
+        raise DatasetFormatError(f"factor values must have shape (n, {len(names)}), one column per factor {list(names)}; "
+                                 f"got {values.shape}.")
+    columns = []
+    for i, name in enumerate(names):
+        grid = np.asarray(grids[name], dtype=np.float64)
+        distance = np.abs(values[:, i:i + 1] - grid[None, :])
+        nearest = distance.argmin(axis=1)
+        step = np.diff(np.sort(grid)).min() if len(grid) > 1 else 1.0
+        off = ~(distance[np.arange(len(values)), nearest] <= tolerance * step)      # NaN is off too
+        if off.any():
+            row = int(np.flatnonzero(off)[0])
+            raise DatasetFormatError(
+                f"factor '{name}': {int(off.sum())} of {len(values)} values are not on its value grid {np.round(grid, 4).tolist()} "
+                f"(first: row {row}, {values[row, i]!r}); labels hold the factors' values as the release stores them, "
+                "not class indices or other units.")
+        columns.append(nearest)
+    return np.stack(columns, axis=1).astype(np.int64)
 
 # %% ../nbs/04d_factor_data.ipynb #adf9d2fa
 HUE_COLORS = {f"hue{i}": tuple(int(round(255 * c)) for c in colorsys.hsv_to_rgb(h, 1.0, 1.0))
@@ -444,7 +475,9 @@ def load_3dshapes(path: Path | str | None = None) -> FactorDataset:
         labels = _require(handle, file, "labels", 2, "f", 6)
     if len(images) != len(labels):
         raise DatasetFormatError(f"{file}: images has {len(images)} rows but labels has {len(labels)}; they must match.")
+    if len(labels) == 0: raise DatasetFormatError(f"{file}: holds no images (0 rows); export or download it again.")
     grids = shapes3d_possible_values()
-    classes = classes_of_values(labels, SHAPES3D_FACTOR_NAMES, grids)
+    try: classes = classes_of_values(labels, SHAPES3D_FACTOR_NAMES, grids)
+    except DatasetFormatError as e: raise DatasetFormatError(f"{file}: labels: {e}") from None
     return FactorDataset("3dshapes", images, labels.astype(np.float64), classes, SHAPES3D_FACTOR_NAMES,
                          SHAPES3D_FACTOR_SIZES, grids, file, dataset_fingerprint(["3dshapes", images, labels]))

@@ -13,6 +13,7 @@ import shutil
 import unicodedata
 import warnings
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +29,7 @@ from .cache import (CacheKey, cached_activations, cached_text_features, code_dig
 from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
 from .datasets import cached_world
 from .compprompts import compprompts, excluded_prompts, world_compprompts
-from .core import (InputValidationError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
+from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
                              progress, seed_everything)
 from .models import IndistinctTextsWarning, hash_state_dict, indistinct_texts, load_model
 from .stats import mean_se
@@ -37,14 +38,15 @@ from .toyclip import sha256_of, untrained_words
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'POSITIVE_PROBE_FIELDS', 'PROBE_SPECIAL_TOKENS',
+__all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'POSITIVE_PROBE_FIELDS', 'PROBE_CHOICES', 'PROBE_SPECIAL_TOKENS',
            'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC', 'PATTERN_GROUPS', 'ERROR_KINDS', 'normalize_caption', 'exact_match',
-           'same_words', 'is_word_order_error', 'shuffled_percent', 'bleu4', 'ProbeConfig', 'check_probe_config',
-           'probe_config', 'probe_vocabulary', 'train_probe_tokenizer', 'probe_tokenizer', 'probe_t5',
-           'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches', 'fit', 'held_out_captions',
-           'remove_held_out', 'check_held_out', 'probe_training_captions', 'validation_split', 'TrainedProbe',
-           'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe', 'usable_encoders', 'probe_predictions',
-           'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds', 'prompt_word_checks']
+           'paired_texts', 'same_words', 'is_word_order_error', 'shuffled_percent', 'bleu4', 'ProbeConfig',
+           'check_probe_config', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer', 'pretrained_errors',
+           'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches',
+           'fit', 'held_out_captions', 'remove_held_out', 'check_held_out', 'probe_training_captions',
+           'validation_split', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe',
+           'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds',
+           'prompt_word_checks']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -61,6 +63,17 @@ def exact_match(prediction: str, target: str, normalize: bool = True) -> bool:
     return str(prediction) == str(target)
 
 # %% ../nbs/41_probes.ipynb #5d85e80b
+def paired_texts(predictions: Sequence[str], targets: Sequence[str], what: str) -> tuple[list[str], list[str]]:
+    "Two lists of strings, a prediction per target; a clear error naming `what` for one bare string, other lengths or a non-string."
+    for name, value in (("predictions", predictions), ("targets", targets)):
+        if isinstance(value, str): raise InputValidationError(f"{what} takes lists of strings; {name} is one string ({value[:40]!r}): wrap it in a list.")
+    predictions, targets = list(predictions), list(targets)
+    if len(predictions) != len(targets): raise InputValidationError(f"{what}: {len(predictions)} predictions for {len(targets)} targets.")
+    bad = [x for x in predictions + targets if not isinstance(x, str)]
+    if bad: raise InputValidationError(f"{what} takes strings; got a {type(bad[0]).__name__} ({bad[0]!r}).")
+    return predictions, targets
+
+
 def same_words(prediction: str, target: str, normalize: bool = True) -> bool:
     "Whether the two strings hold the same multiset of words (after `normalize_caption` by default)."
     p, t = (normalize_caption(x) if normalize else str(x) for x in (prediction, target))
@@ -74,21 +87,17 @@ def is_word_order_error(prediction: str, target: str, normalize: bool = True) ->
 
 def shuffled_percent(predictions: Sequence[str], targets: Sequence[str]) -> float:
     "Table 6: % word-order errors among the predictions with the target's words (NaN when there are none)."
-    same = [same_words(p, t) for p, t in zip(predictions, targets, strict=True)]
-    wrong = [is_word_order_error(p, t) for p, t in zip(predictions, targets, strict=True)]
+    predictions, targets = paired_texts(predictions, targets, "shuffled_percent")
+    same = [same_words(p, t) for p, t in zip(predictions, targets)]
+    wrong = [is_word_order_error(p, t) for p, t in zip(predictions, targets)]
     return 100.0 * sum(wrong) / sum(same) if sum(same) else float("nan")
 
 # %% ../nbs/41_probes.ipynb #7e33b793
 def bleu4(predictions: Sequence[str], targets: Sequence[str]) -> float:
     "Corpus BLEU-4 (sacrebleu, `13a` tokenisation, `exp` smoothing, one reference each) of normalised strings, 0-100."
     import sacrebleu
-    for name, value in (("predictions", predictions), ("targets", targets)):
-        if isinstance(value, str): raise InputValidationError(f"bleu4 takes lists of strings; {name} is one string ({value[:40]!r}): wrap it in a list.")
-    predictions, targets = list(predictions), list(targets)
-    if len(predictions) != len(targets): raise InputValidationError(f"{len(predictions)} predictions for {len(targets)} targets.")
+    predictions, targets = paired_texts(predictions, targets, "bleu4")
     if not predictions: raise InputValidationError("bleu4 needs at least one prediction and one target.")
-    bad = [x for x in predictions + targets if not isinstance(x, str)]
-    if bad: raise InputValidationError(f"bleu4 takes strings; got a {type(bad[0]).__name__} ({bad[0]!r}).")
     return sacrebleu.corpus_bleu([normalize_caption(p) for p in predictions], [[normalize_caption(t) for t in targets]],
                                  tokenize="13a", smooth_method="exp").score
 
@@ -139,6 +148,7 @@ SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, b
 # %% ../nbs/41_probes.ipynb #54d93f54
 POSITIVE_PROBE_FIELDS = ("vocab_size", "d_model", "d_ff", "n_layers", "n_heads", "steps", "batch_size",
                          "gradient_accumulation_steps", "max_length", "checkpoint_every", "num_beams", "autoencoder_steps")
+PROBE_CHOICES = {"optimizer": ("adamw", "adafactor"), "mixed_precision": ("no", "bf16")}   # the fields that take one of a few words
 
 
 def check_probe_config(config: ProbeConfig) -> ProbeConfig:
@@ -148,6 +158,7 @@ def check_probe_config(config: ProbeConfig) -> ProbeConfig:
             if getattr(config, k) < 0]
     if not 0 < config.validation_fraction < 1: bad.append(f"validation_fraction={config.validation_fraction!r} (must lie in (0, 1))")
     if not config.lr > 0: bad.append(f"lr={config.lr!r} (must be > 0)")
+    bad += [f"{k}={getattr(config, k)!r} (one of {list(words)})" for k, words in PROBE_CHOICES.items() if getattr(config, k) not in words]
     if bad: raise InputValidationError(f"ProbeConfig: {'; '.join(bad)}.")
     return config
 
@@ -202,13 +213,25 @@ def train_probe_tokenizer(texts: Sequence[str], vocab_size: int = 1000):
     tokenizer.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
     return PreTrainedTokenizerFast(tokenizer_object=tokenizer, pad_token="<pad>", eos_token="</s>", unk_token="<unk>")
 
+# %% ../nbs/41_probes.ipynb #d297f25c
+@contextmanager
+def pretrained_errors(what: str, name: str):
+    "In the block, a transformers `from_pretrained` that cannot find or read `name` (the probe's `what`) raises a `ModelSpecError`."
+    try: yield
+    except (OSError, ValueError) as e:                 # a missing id or folder; HFValidationError for a malformed one
+        offline = [v for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE") if os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on")]
+        where = f"in the Hugging Face cache ({' and '.join(offline)} forbid downloads)" if offline else "in the cache or downloadable"
+        built = {"tokenizer": "'train' trains one here", "decoder": "'tiny' builds one here"}.get(what, "")
+        raise ModelSpecError(f"The probe's {what} {name!r} could not be loaded: give a folder holding a saved {what} or a Hugging "
+                             f"Face id {where}; {built}. (transformers: {str(e).splitlines()[0][:200] if str(e) else type(e).__name__})") from e
+
 # %% ../nbs/41_probes.ipynb #d3465246
 def probe_tokenizer(config: ProbeConfig, captions: Sequence[str]):
     """The probe's tokenizer: trained on `captions` and cached (`config.tokenizer == 'train'`; keyed by the captions, this
     module's source and the `tokenizers` version, as the probe is) or loaded from an id/folder."""
     if config.tokenizer != "train":
         from transformers import AutoTokenizer
-        return AutoTokenizer.from_pretrained(config.tokenizer)
+        with pretrained_errors("tokenizer", config.tokenizer): return AutoTokenizer.from_pretrained(config.tokenizer)
     from transformers import PreTrainedTokenizerFast
     from tokenizers import Tokenizer
     made_by = [code_digest("vlconcepts.probes"), computing_libraries("tokenizers")]    # the vocabulary rule and the library
@@ -236,7 +259,8 @@ def probe_t5(config: ProbeConfig, vocab_size: int, seed: int | None = None):
     "A `T5ForConditionalGeneration`: built from `config`'s sizes (`decoder='tiny'`) or loaded from an id/folder."
     from transformers import T5Config, T5ForConditionalGeneration
     seed_everything(config.seed if seed is None else seed)
-    if config.decoder != "tiny": return T5ForConditionalGeneration.from_pretrained(config.decoder)
+    if config.decoder != "tiny":
+        with pretrained_errors("decoder", config.decoder): return T5ForConditionalGeneration.from_pretrained(config.decoder)
     t5_config = T5Config(vocab_size=vocab_size, d_model=config.d_model, d_kv=config.d_model // config.n_heads,
                          d_ff=config.d_ff, num_layers=config.n_layers, num_decoder_layers=config.n_layers,
                          num_heads=config.n_heads, dropout_rate=0.0, feed_forward_proj="gated-gelu",

@@ -15,12 +15,12 @@ import torch.nn.functional as F
 from scipy import stats
 
 from .cache import cached_result
-from .core import InputValidationError, check_seed, progress, torch_generator, pick_device
+from .core import InputValidationError, check_seed, is_whole_number, progress, torch_generator, pick_device
 from .czsl import trapezoid_auc  # NIS integrates over β with the CZSL curves' trapezoid rule
 
 # %% auto #0
 __all__ = ['MAX_AUC_STANDARD_ERROR', 'PROBE_DEFAULTS', 'RELEASE_NIS_CLASSIFIER_SEED', 'TABLE1_ROWS', 'TABLE1_METRICS',
-           'concept_list', 'encode_labels', 'validate_concepts', 'split_indices', 'check_test_classes',
+           'concept_list', 'encode_labels', 'validate_concepts', 'split_indices', 'check_split', 'check_test_classes',
            'auc_standard_error', 'warn_if_auc_unreliable', 'auc_rows', 'glorot_uniform', 'init_probe_weights',
            'probe_forward', 'probe_loss', 'scalar_probe_logits', 'scalar_probe_gradients', 'probe_steps',
            'train_probes', 'train_probes_loop', 'purity_matrix', 'oracle_matrix', 'greedy_alignment',
@@ -103,6 +103,28 @@ def split_indices(n: int, test_size: float = 0.2, seed: int = 0) -> tuple[np.nda
     n_test = int(math.ceil(n * test_size))
     if n_test < 2 or n - n_test < 2: _fail(f"n={n} samples are too few for a train/test split.", "Pass at least a few dozen samples.")
     return np.sort(order[n_test:]), np.sort(order[:n_test])
+
+
+def check_split(split, n: int) -> tuple[np.ndarray, np.ndarray]:
+    "A given `(train_idx, test_idx)` of `n` samples, checked: non-empty, disjoint integer positions (boolean masks become positions)."
+    try: train, test = split
+    except (TypeError, ValueError): _fail(f"split is a {type(split).__name__}, not a pair.", "Pass split=(train_idx, test_idx).")
+    parts = []
+    for name, idx in (("train", train), ("test", test)):
+        idx = np.asarray(idx)
+        if idx.dtype == bool:
+            if idx.shape != (n,): _fail(f"split: the {name} mask has shape {idx.shape}.", f"A boolean mask needs one entry per sample: ({n},).")
+            idx = np.flatnonzero(idx)
+        if idx.size == 0: _fail(f"split: {name} is empty.", f"Pass at least one {name} sample.")
+        if idx.ndim != 1 or idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= n:
+            got = f"dtype {idx.dtype}, shape {idx.shape}" if idx.ndim != 1 or idx.dtype.kind not in "iu" else f"{idx.min()}..{idx.max()}"
+            _fail(f"split: {name} indices must be integer positions in [0, {n}), got {got}.", "Pass index arrays (or boolean masks of length n).")
+        parts.append(idx)
+    shared = np.intersect1d(*parts)
+    if len(shared):
+        _fail(f"split: train and test share {len(shared)} indices (first: {shared[:3].tolist()}).",
+              "Pass disjoint train and test samples: an AUC on training samples overstates purity.")
+    return parts[0], parts[1]
 
 
 def check_test_classes(labels_test: np.ndarray, where: str = "test split"):
@@ -377,6 +399,14 @@ def train_probes_loop(features: torch.Tensor, labels: torch.Tensor, input_of, ta
 PROBE_DEFAULTS = dict(hidden=32, epochs=25, min_steps=125, batch_size=512, lr=1e-3)  # the reference's ψ (specs/purity.md §1), ≥ 125 steps
 
 
+def _probe_options(probe_kwargs: dict, implementation: str = "batched") -> dict:
+    "`PROBE_DEFAULTS` overridden by `probe_kwargs`; an unknown (e.g. misspelt) setting is an error listing the known ones."
+    known = [*PROBE_DEFAULTS, "kernel"] if implementation == "batched" else list(PROBE_DEFAULTS)
+    unknown = sorted(set(probe_kwargs) - set(known))
+    if unknown: _fail(f"Unknown probe setting(s) {unknown}.", f"The probe settings (implementation={implementation!r}) are {known}.")
+    return {**PROBE_DEFAULTS, **probe_kwargs}
+
+
 def _padded_features(concepts: list[np.ndarray]) -> tuple[torch.Tensor, list[int]]:
     "Stack `(n, d_i)` concepts into a zero-padded float tensor `[k, n, d_max]` and their widths."
     dims = [c.shape[1] for c in concepts]
@@ -407,10 +437,10 @@ def purity_matrix(c_soft, c_true, *, seed: int = 0, test_size: float = 0.2, spli
     `skip_diagonal` leaves cells (i, i) untrained (NaN) — the oracle matrix fixes them to 1 anyway."""
     concepts, labels = validate_concepts(c_soft, c_true)
     if implementation not in ("batched", "loop"): _fail(f"implementation={implementation!r}.", "Use 'batched' or 'loop'.")
-    train_idx, test_idx = split if split is not None else split_indices(len(labels), test_size, seed)
+    options = _probe_options(probe_kwargs, implementation)
+    train_idx, test_idx = check_split(split, len(labels)) if split is not None else split_indices(len(labels), test_size, seed)
     check_test_classes(labels[test_idx])
     warn_if_auc_unreliable(labels[test_idx])
-    options = {**PROBE_DEFAULTS, **probe_kwargs}
     features, dims = _padded_features(concepts)
     label_tensor = torch.as_tensor(labels.T.copy())
     k_soft, k_true = len(concepts), labels.shape[1]
@@ -477,11 +507,14 @@ def oracle_impurity_score(c_soft, c_true, *, seed: int = 0, align: bool = False,
     if len(concepts) != k and not align:
         _fail(f"c_soft has {len(concepts)} learnt concepts for {k} true concepts and align=False.",
               "Pass align=True to match learnt to true concepts greedily, or select the k aligned learnt concepts.")
+    oracle = None if oracle_matrix is None else np.asarray(oracle_matrix, dtype=np.float64)
+    if oracle is not None and oracle.shape != (k, k): _fail(f"oracle_matrix has shape {oracle.shape}.", f"Pass the ({k}, {k}) oracle matrix of these c_true.")
+    if oracle is not None and not np.isfinite(oracle).all():
+        _fail(f"oracle_matrix has {int((~np.isfinite(oracle)).sum())} NaN or infinite entries (a purity_matrix with "
+              f"skip_diagonal=True leaves its diagonal NaN).", "Pass oracle_matrix(c_true), whose diagonal is 1.")
     purity = purity_matrix(concepts, labels, seed=seed, **kwargs)
     if align: purity = align_purity_matrix(purity)
-    if oracle_matrix is None: oracle_matrix = _compute_oracle_matrix(labels, seed=seed, **kwargs)
-    oracle = np.asarray(oracle_matrix, dtype=np.float64)
-    if oracle.shape != (k, k): _fail(f"oracle_matrix has shape {oracle.shape}.", f"Pass the ({k}, {k}) oracle matrix of these c_true.")
+    if oracle is None: oracle = _compute_oracle_matrix(labels, seed=seed, **kwargs)
     norm = float(np.linalg.norm(purity - oracle))
     score = 2 * norm / k if normalize else norm
     return (score, purity, oracle) if return_matrices else score
@@ -583,6 +616,8 @@ def niche_impurity_curve(c_soft, c_true, *, seed: int = 0, variant: str = "paper
     constant), `seed` for 'paper', unless `classifier_seed` (or `random_state=`) is given."""
     grid = nis_betas(variant)
     betas = grid if betas is None else np.asarray(betas, dtype=np.float64)
+    if betas.ndim != 1 or len(betas) == 0 or not np.all((betas >= 0) & (betas <= 1)):
+        _fail(f"betas={betas!r}.", "Pass a 1-d list of |correlation| thresholds in [0, 1] (the paper's: nis_betas('paper')).")
     classifier_seed = nis_classifier_seed(variant, seed, mlp_kwargs.pop("random_state", classifier_seed))
     predictions, test_labels = _niche_predictions(c_soft, c_true, seed=seed, betas=betas, c_soft_train=c_soft_train,
                                                   c_true_train=c_true_train, test_size=test_size,
@@ -642,6 +677,7 @@ def _histogram_mi(x: np.ndarray, y: np.ndarray, bins: int) -> float:
 
 def mig_score(c_soft, c_true, *, bins: int = 20) -> float:
     "Mutual information gap: mean over true concepts of (top-1 − top-2 histogram MI over latents) / entropy."
+    if not is_whole_number(bins, 2): _fail(f"bins={bins!r}.", "Pass a whole number of histogram bins >= 2 (the reference's: 20).")
     latents, factors = _scalar_latents(c_soft, c_true)
     if latents.shape[1] < 2: _fail("MIG needs at least two learnt concepts.", "Pass k_soft >= 2.")
     gaps = []
@@ -726,6 +762,7 @@ def r4_score(c_soft, c_true, *, seed: int = 0, n_splits: int = 5, return_per_fac
     """R⁴: mean over factors of max over latents of sqrt(max(0, R²(v→z)) · max(0, R²(z→v))).
 
     `prune=True` skips the z→v fits that cannot change a factor's maximum (the result is the same as `prune=False`)."""
+    if not is_whole_number(n_splits, 1): _fail(f"n_splits={n_splits!r}.", "Pass a whole number of random splits >= 1 (the reference's: 5).")
     latents, factors = _scalar_latents(c_soft, c_true)
     rng = np.random.RandomState(seed)
     k_factors, k_latents = factors.shape[1], latents.shape[1]

@@ -56,8 +56,8 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
            'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
            'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'verify_sha256',
-           'read_verified_checkpoint', 'load_toyclip_checkpoint', 'assets_dir', 'packaged_release',
-           'default_checkpoint', 'release_path', 'load_toyclip_model', 'untrained_words']
+           'read_verified_checkpoint', 'damaged_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
+           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model', 'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -1018,15 +1018,25 @@ def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_
     return read(path)
 
 # %% ../nbs/05_toyclip.ipynb #31cd6dc9
+def damaged_checkpoint(path, model_name: str, error: Exception) -> ModelSpecError:
+    "The error for a checkpoint of the right format whose entries cannot build its model (an entry or config field missing, bad JSON)."
+    what = (f"it or its model config lacks {error}" if isinstance(error, KeyError)
+            else f"an entry cannot be read: {type(error).__name__}: {str(error)[:200]}")
+    return ModelSpecError(f"{path} is a damaged {model_name} checkpoint ({what}); retrain it, or restore "
+                          "the file (`git checkout` for the shipped release).")
+
+
 def load_toyclip_checkpoint(path: str | Path, device="cpu", sha256: str | None = None):
     "Model (open_clip `CLIP`, eval mode), tokenizer and raw state of a ToyCLIP checkpoint or release at `path`."
     import open_clip
     state = read_verified_checkpoint(path, sha256)
-    config = json.loads(state["model_config_json"])
-    name = register_toyclip_config(config)
-    with torch.random.fork_rng(devices=[]), quiet_root_logger():
-        model = open_clip.create_model(name, pretrained=None, device="cpu")
-    try: model.load_state_dict(_full_state_dict(state, model), strict=True)
+    try:
+        name = register_toyclip_config(json.loads(state["model_config_json"]))
+        with torch.random.fork_rng(devices=[]), quiet_root_logger():
+            model = open_clip.create_model(name, pretrained=None, device="cpu")
+        weights = _full_state_dict(state, model)
+    except (KeyError, TypeError, ValueError) as e: raise damaged_checkpoint(path, "ToyCLIP", e) from e
+    try: model.load_state_dict(weights, strict=True)
     except RuntimeError as e: raise ModelSpecError(f"{path} does not match its own ToyCLIP config {name}: {str(e)[:400]}") from e
     return model.to(pick_device(device)).eval(), open_clip.get_tokenizer(name), state
 

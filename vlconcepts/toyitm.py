@@ -32,7 +32,7 @@ from .world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_GRA
                                       DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene,
                                       check_mixture, mixture_caption_pair, mixture_words, render_mixture_pool)
 from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups, probe_accuracy,
-                                read_checkpoint, read_verified_checkpoint, release_path, resume_training,
+                                damaged_checkpoint, read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8, weight_table, weighted_choice, OPTIONAL_FIELDS)
 
 logger = get_logger(__name__)
@@ -595,9 +595,11 @@ def export_release(checkpoint: str | Path, folder: str | Path, name: str = "toyi
 def load_toyitm(path: str | Path, device="cpu", sha256: str | None = None, spec: str | None = None) -> ViltITMModel:
     "The ToyITM checkpoint or release at `path` as a `ViltITMModel` (eval mode); SHA-256 checked when given or in a manifest beside it."
     state = read_verified_checkpoint(path, sha256, model_name="ToyITM", read=read_toyitm)
-    itm = create_toyitm(json.loads(state["model_config_json"]), device="cpu", spec=spec or f"toyitm:{path}")
-    weights = state["state_dict"] if state["format"] == CHECKPOINT_FORMAT else {k: v.float() if v.is_floating_point() else v
-                                                                               for k, v in state["weights"].items()}
+    try:
+        itm = create_toyitm(json.loads(state["model_config_json"]), device="cpu", spec=spec or f"toyitm:{path}")
+        weights = state["state_dict"] if state["format"] == CHECKPOINT_FORMAT else {k: v.float() if v.is_floating_point() else v
+                                                                                   for k, v in state["weights"].items()}
+    except (KeyError, TypeError, ValueError) as e: raise damaged_checkpoint(path, "ToyITM", e) from e
     try: itm.module.load_state_dict(weights, strict=True)
     except RuntimeError as e: raise ModelSpecError(f"{path} does not match its own ToyITM config: {str(e)[:400]}") from e
     return ViltITMModel(itm.module, itm.processor, itm.spec, device)
