@@ -24,12 +24,12 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'ATTRIBUTE_KINDS', 'WORLD_OBJECTS', 'MIT_STATES_RELEASE', 'MIT_SPLIT_DIR', 'MIT_METADATA', 'MIT_LAYOUT',
-           'MIT_WHERE', 'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N', 'MAC_RELEASE',
-           'MAC_SPLIT_DIR', 'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET', 'MAC_CLOSED_FRACTION',
-           'MAC_HELD_OUT_FRACTION', 'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset', 'attribute_world_vocab',
-           'object_spec', 'attributes_hold', 'split_pairs', 'keep_present_images', 'load_mit_states', 'plan_mit_states',
-           'export_mit_states', 'load_mac', 'draw_closed_world', 'hold_out_pairs', 'sample_composition', 'plan_mac',
-           'export_mac']
+           'MIT_WHERE', 'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'SPLIT_NAMES', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N',
+           'MAC_RELEASE', 'MAC_SPLIT_DIR', 'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET',
+           'MAC_CLOSED_FRACTION', 'MAC_HELD_OUT_FRACTION', 'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset',
+           'attribute_world_vocab', 'object_spec', 'attributes_hold', 'split_pairs', 'keep_present_images',
+           'load_mit_states', 'plan_mit_states', 'export_mit_states', 'load_mac', 'draw_closed_world', 'hold_out_pairs',
+           'sample_composition', 'plan_mac', 'export_mac']
 
 # %% ../nbs/04b_attribute_object_data.ipynb #2c3c4258
 @dataclass(eq=False, repr=False)  # keep ImageDataset's short repr, not every path
@@ -174,6 +174,27 @@ def keep_present_images(dataset: str, source: Path, paths: list, *columns: list,
     keep = sorted(set(range(len(paths))) - set(gone))
     return tuple([x[i] for i in keep] for x in (paths, *columns))
 
+# %% ../nbs/04b_attribute_object_data.ipynb #540ee573
+SPLIT_NAMES = ("train", "val", "test")   # the split (`set`) of a metadata entry; NA leaves the image out
+
+
+def _checked_split(path: Path, k: int, split) -> str:
+    "`split`, the set of entry `k` of metadata file `path`, when it is one of `SPLIT_NAMES`; else a `DatasetFormatError`."
+    if split not in SPLIT_NAMES:
+        raise DatasetFormatError(f"{path}: entry {k} has set {split!r}; a set must be one of {', '.join(SPLIT_NAMES)} (or NA to "
+                                 "leave the image out), spelled as in the release: correct the metadata, or re-download or re-export it.")
+    return split
+
+
+def _no_image_matched(metadata_path: Path, split_files: Sequence[Path], split_example: Optional[str],
+                      image_example: Optional[str]) -> DatasetFormatError:
+    "The error for metadata none of whose images has a pair of the split files, with an example of each side."
+    listed = f"list pairs such as {split_example!r}" if split_example else "list no pair"
+    labelled = f"labels images such as {image_example!r}" if image_example else "labels no image (every entry is NA, or there is none)"
+    return DatasetFormatError(f"No image of {metadata_path} matched the split files ({', '.join(str(p) for p in split_files)}): "
+                              f"the split files {listed}, the metadata {labelled}. Split files and metadata must come from "
+                              "the same release or export: re-download or re-export them together.")
+
 # %% ../nbs/04b_attribute_object_data.ipynb #0a0bdee2
 @MIT_STATES_DATASET.loads
 def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") -> AttributeObjectDataset:
@@ -197,7 +218,11 @@ def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") 
         attr, obj, split = entry["attr"], entry["obj"], entry["set"]
         if attr == "NA" or split == "NA" or (attr, obj) not in known: continue
         path, convention = _resolve_mit_image(root, entry["image"], attr, obj, convention)
-        paths.append(path); splits.append(split); attrs.append((attr,)); objs.append(obj)
+        paths.append(path); splits.append(_checked_split(metadata_path, k, split)); attrs.append((attr,)); objs.append(obj)
+    if not paths:
+        raise _no_image_matched(metadata_path, [root / MIT_SPLIT_DIR / f"{s}_pairs.txt" for s in SPLIT_NAMES],
+                                next((f"{a} {o}" for ps in split_pairs_.values() for a, o in ps), None),
+                                next((f"{e['attr']} {e['obj']}" for e in metadata if "NA" not in (e["attr"], e["set"])), None))
     paths, splits, attrs, objs = keep_present_images("mit-states", metadata_path, paths, splits, attrs, objs, missing_images=missing_images)
     vocab = {"attributes": sorted({a for a, _ in known}), "objects": sorted({o for _, o in known})}
     return note_own_data(AttributeObjectDataset("mit-states", root, paths, splits, vocab, attrs=attrs, objs=objs, split_pairs=split_pairs_,
@@ -271,8 +296,9 @@ def _read_mac_metadata(path: Path) -> list:
     except Exception as e: raise DatasetFormatError(f"{path}: cannot be read as {'JSON' if path.suffix == '.json' else 'a torch.save file'} ({e})") from e
 
 # %% ../nbs/04b_attribute_object_data.ipynb #bd27005d
-def _mac_records(root: Path, missing_images: str) -> tuple[list, list, list, list]:
-    "Paths, splits, attributes and objects of the images the metadata under `root` names; clear errors when it or images are missing."
+def _mac_records(root: Path, missing_images: str, split_files: dict[Path, list]) -> tuple[list, list, list, list]:
+    """Paths, splits, attributes and objects of the images the metadata under `root` names; clear errors when it or images are
+    missing, or when no image has a pair of the `split_files` (path -> its (attribute, object) pairs)."""
     metadata_path = next((root / m for m in MAC_METADATA if (root / m).exists()), None)
     if metadata_path is None:
         raise MAC_DATASET.missing(root / MAC_METADATA[1], name=f"MAC image metadata (one of {', '.join(MAC_METADATA)})")
@@ -283,7 +309,12 @@ def _mac_records(root: Path, missing_images: str) -> tuple[list, list, list, lis
         if not isinstance(r, dict) or not {"image", "attrs", "obj", "set"} <= set(r) or not isinstance(r["attrs"], (list, tuple)):
             raise DatasetFormatError(f"{metadata_path}: record {k} must be {{image, attrs: [..], obj, set}}; got {r!r:.120}")
         if r["set"] == "NA" or not r["attrs"]: continue
-        paths.append(root / "images" / r["image"]); splits.append(r["set"]); attrs.append(tuple(sorted(r["attrs"]))); objs.append(r["obj"])
+        paths.append(root / "images" / r["image"]); splits.append(_checked_split(metadata_path, k, r["set"]))
+        attrs.append(tuple(sorted(r["attrs"]))); objs.append(r["obj"])
+    label_space = {p for ps in split_files.values() for p in ps}
+    if not any((a, o) in label_space for a_s, o in zip(attrs, objs) for a in a_s):
+        raise _no_image_matched(metadata_path, list(split_files), next((f"{a} {o}" for a, o in sorted(label_space)), None),
+                                next((" ".join([*a_s, o]) for a_s, o in zip(attrs, objs)), None))
     return keep_present_images("mac", metadata_path, paths, splits, attrs, objs, missing_images=missing_images)
 
 
@@ -295,14 +326,14 @@ def load_mac(root: Optional[Path] = None, split_files_only: bool = False, missin
     root = Path(root) if root is not None else data_dir() / "mac"
     require_path(root, "mac")
     split_dir = root / MAC_SPLIT_DIR if (root / MAC_SPLIT_DIR).is_dir() or not (root / "train_pairs.txt").exists() else root
-    compositions, pairs = {}, {}
+    compositions, pairs, split_files = {}, {}, {}
     for split in ("train", "val", "test"):
         path = require_path(split_dir / f"{split}_pairs.txt", "mac")
         compositions[split] = _read_pair_file(path)
-        pairs[split] = sorted({(a, obj) for attrs, obj in compositions[split] for a in attrs})
+        pairs[split] = split_files[path] = sorted({(a, obj) for attrs, obj in compositions[split] for a in attrs})
     attributes = sorted({a for ps in pairs.values() for a, _ in ps})
     objects = sorted({o for ps in pairs.values() for _, o in ps})
-    paths, splits, attrs, objs = ([], [], [], []) if split_files_only else _mac_records(root, missing_images)
+    paths, splits, attrs, objs = ([], [], [], []) if split_files_only else _mac_records(root, missing_images, split_files)
     return note_own_data(AttributeObjectDataset("mac", root, paths, splits, {"attributes": attributes, "objects": objects},
                                                 attrs=attrs, objs=objs, split_pairs=pairs, split_compositions=compositions), MAC_DATASET)
 

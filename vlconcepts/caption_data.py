@@ -17,7 +17,7 @@ from .cache import dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_write,
                              data_dir, get_logger, progress)
 from .captions import CAPTION_KINDS, DEFAULT_CAPTION_FIELDS, FIELD_ORDER, caption_holds, caption_object, caption_scene
-from .datasets import DatasetEntry, register_dataset
+from .datasets import DatasetEntry, format_error, read_image, register_dataset
 from .render import project_to_pixels, render_scenes, sample_scene, scene_to_clevr, visible_pixels
 from .scenes import CLEVR_VOCAB, EXAMPLE_STATES, Scene, SceneObject, footprint_radius, object_extent, resting_object
 
@@ -294,9 +294,8 @@ class ImageCaptionPairs:
     def __len__(self): return len(self.captions)
 
     def load_images(self, index: int):
-        "The two PIL images (RGB) of pair `index`."
-        from PIL import Image
-        return tuple(Image.open(path).convert("RGB") for path in self.image_files[index])
+        "The two PIL images (RGB) of pair `index` (`datasets.read_image`)."
+        return tuple(read_image(path, "ControlledImCaps") for path in self.image_files[index])
 
 # %% ../nbs/04e_caption_data.ipynb #07a04231
 @IMCAPS_DATASET.exports("controlled-imcaps")
@@ -364,6 +363,8 @@ def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = 
     file = path if path.is_file() else path / "pairs.json"
     if not file.is_file(): raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
     records = read_pair_records(file)
+    if not records: raise DatasetFormatError(f"{file}: no pairs (its list of pairs is empty); a ControlledImCaps file lists at least "
+                                             "one pair: add them, or export a synthetic set (`vlconcepts world export controlled-imcaps --out DIR`).")
     root = file.parent
     image_files, captions, words, types = [], [], [], []
     for k, record in enumerate(records):
@@ -519,6 +520,17 @@ def export_captions(out: Path, n: int | None = None, seed: int = 0, size: int | 
     logger.info(f"wrote {n} captions to {path}")
     return path
 
+# %% ../nbs/04e_caption_data.ipynb #9a68cd07
+def _not_utf8(file: Path) -> DatasetFormatError:
+    "The error for a caption file that is not UTF-8: its first line that does not decode, and the byte."
+    with open(file, "rb") as f:
+        for number, raw in enumerate(f, start=1):
+            try: raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                return format_error(file, number, f"not UTF-8 text (byte {raw[e.start]:#04x} at column {e.start + 1}); caption files "
+                                    "are UTF-8: convert it (e.g. `iconv -f latin1 -t utf-8`) or re-download it", raw.decode("utf-8", "replace"))
+    return DatasetFormatError(f"{file}: not UTF-8 text; caption files are UTF-8: convert it or re-download it.")
+
 # %% ../nbs/04e_caption_data.ipynb #59e0e3eb
 @CC3M_DATASET.loads
 def load_captions(path: Path | str | None = None) -> CaptionCorpus:
@@ -530,11 +542,15 @@ def load_captions(path: Path | str | None = None) -> CaptionCorpus:
         file = found[0] if found else path / CC3M_TRAIN_FILE
     if not file.is_file(): raise CC3M_DATASET.missing(path, name="CC3M captions")
     captions, urls = [], []
-    with open(file, encoding="utf-8", newline="") as f:
-        for number, line in enumerate(f, start=1):
-            columns = line.rstrip("\r\n").split("\t")
-            if len(columns) != 2 or not columns[0].strip():
-                raise DatasetFormatError(f"{file}, line {number}: expected '<caption>\\t<url>' (2 columns, non-empty caption); "
-                                         f"got {len(columns)} column(s): {line[:80]!r}.")
-            captions.append(columns[0]); urls.append(columns[1])
+    try:
+        with open(file, encoding="utf-8", newline="") as f:
+            for number, line in enumerate(f, start=1):
+                columns = line.rstrip("\r\n").split("\t")
+                if len(columns) != 2 or not columns[0].strip():
+                    raise DatasetFormatError(f"{file}, line {number}: expected '<caption>\\t<url>' (2 columns, non-empty caption); "
+                                             f"got {len(columns)} column(s): {line[:80]!r}.")
+                captions.append(columns[0]); urls.append(columns[1])
+    except UnicodeDecodeError: raise _not_utf8(file) from None
+    if not captions: raise DatasetFormatError(f"{file}: no captions (the file is empty); expected one '<caption>\\t<url>' line per "
+                                              "image: re-download it, or export a corpus (`vlconcepts world export captions --out DIR`).")
     return CaptionCorpus(captions, urls, file, dataset_fingerprint(["captions", captions, urls]))

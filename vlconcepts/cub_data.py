@@ -82,8 +82,9 @@ def _not_text(path: Path, error: UnicodeDecodeError) -> DatasetFormatError:
 
 
 def _read_id_table(path: Path, n_fields: int, converters: Sequence) -> list[list]:
-    "Rows of a space-separated id file: the first `n_fields - 1` fields, then the rest of the line as the last field."
-    rows = []
+    """Rows of a space-separated id file: the first `n_fields - 1` fields, then the rest of the line as the last field.
+    An id (the first field) listed twice is an error naming both lines."""
+    rows, seen = [], {}
     try: lines = read_lines(path)
     except UnicodeDecodeError as e: raise _not_text(path, e) from None
     for k, line in lines:
@@ -91,7 +92,18 @@ def _read_id_table(path: Path, n_fields: int, converters: Sequence) -> list[list
         if len(fields) != n_fields: raise format_error(path, k, f"expected {n_fields} space-separated fields", line)
         try: rows.append([conv(f) for conv, f in zip(converters, fields)])
         except ValueError as e: raise format_error(path, k, f"bad value ({e})", line) from e
+        if rows[-1][0] in seen:
+            raise format_error(path, k, f"id {rows[-1][0]} is listed twice (also on line {seen[rows[-1][0]]}); every id is listed "
+                               "once in the release: the file is damaged, re-download CUB_200_2011 or re-export it", line)
+        seen[rows[-1][0]] = k
     return rows
+
+
+def _is_train(field: str) -> int:
+    "A value of train_test_split.txt: 1 (a training image) or 0 (a test image); anything else is a `ValueError`."
+    value = int(field)
+    if value not in (0, 1): raise ValueError(f"is_training_image must be 1 (train) or 0 (test), got {field}")
+    return value
 
 # %% ../nbs/04c_cub_data.ipynb #2c981eeb
 def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_row: dict[int, int]):
@@ -131,7 +143,7 @@ def load_cub(root: Optional[Path] = None) -> CubDataset:
     images = _read_id_table(need("images.txt"), 2, (int, str))
     classes = _read_id_table(need("classes.txt"), 2, (int, str))
     labels = dict(_read_id_table(need("image_class_labels.txt"), 2, (int, int)))
-    is_train = dict(_read_id_table(need("train_test_split.txt"), 2, (int, int)))
+    is_train = dict(_read_id_table(need("train_test_split.txt"), 2, (int, _is_train)))
     attr_file = next((p for p in (cub / "attributes" / "attributes.txt", cub / "attributes.txt", cub.parent / "attributes.txt")
                       if p.exists()), None)
     if attr_file is None: raise CUB_DATASET.missing(cub.parent / "attributes.txt")

@@ -432,8 +432,11 @@ def split_labels(dataset, split: str, label_pairs: Sequence[tuple[str, str]]) ->
 def zero_shot_scores(model, images, label_pairs: Sequence[tuple[str, str]], template: str = "this is {attr} {obj}",
                      dataset_key: Optional[str] = None, batch_size: int = 64) -> torch.Tensor:
     "[n_images, n_pairs] logit-scaled cosine of each image with `template` filled per (attr, obj) pair; cached features."
-    if "{attr}" not in template or "{obj}" not in template:
-        raise InputValidationError(f"template must contain {{attr}} and {{obj}}, got {template!r}.")
+    import string
+    fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    if fields != {"attr", "obj"}:
+        raise InputValidationError(f"template must contain {{attr}} and {{obj}} and no other field, got {template!r} "
+                                   f"(fields {sorted(fields)}; write a literal brace as {{{{ or }}}}).")
     texts = [template.format(attr=a, obj=o) for a, o in label_pairs]
     image_features = cached_image_features(model, images, dataset_key=dataset_key, batch_size=batch_size)
     text_features = cached_text_features(model, texts, prompt_set=f"czsl:{template}")

@@ -25,13 +25,14 @@ from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
 # %% auto #0
-__all__ = ['STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS', 'DRY_DATA_VARIABLE', 'DEFAULT_SIZE',
-           'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset', 'staged_export',
-           'world_folder', 'cached_world', 'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets',
-           'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'format_error',
-           'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json',
-           'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene', 'verify_against_scenes',
-           'PublishedStatistic', 'published_statistics', 'release_differences', 'written_by_exporter', 'note_own_data']
+__all__ = ['EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS', 'DRY_DATA_VARIABLE',
+           'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset',
+           'staged_export', 'world_folder', 'cached_world', 'stale_worlds', 'checked_exporter', 'supply_dry_data',
+           'registered_datasets', 'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset',
+           'read_image', 'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
+           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene',
+           'verify_against_scenes', 'PublishedStatistic', 'published_statistics', 'release_differences',
+           'written_by_exporter', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -84,6 +85,65 @@ def register_dataset(entry: DatasetEntry) -> DatasetEntry:
     _DATASETS[entry.name] = entry
     return entry
 
+# %% ../nbs/04_datasets.ipynb #81507c36
+EXPORT_RECORD = ".vlconcepts-export.json"   # in an export's `out`: every path a vlconcepts export wrote there
+
+
+def _is_folder(path: Path) -> bool: return path.is_dir() and not path.is_symlink()
+
+
+def _tree(path: Path, root: Path) -> list[str]:
+    "`path` and everything under it, relative to `root`, sorted; a folder ends in '/' (a link is listed, not followed)."
+    return sorted(p.relative_to(root).as_posix() + "/" * _is_folder(p) for p in ([path, *path.rglob("*")] if _is_folder(path) else [path]))
+
+
+def _export_record(out: Path) -> set[str]:
+    "The paths `out`'s `EXPORT_RECORD` lists; none when it is absent or unreadable (nothing in `out` then counts as an export's)."
+    try: return set(json.loads((out / EXPORT_RECORD).read_text(encoding="utf-8"))["written"])
+    except (OSError, ValueError, KeyError, TypeError): return set()
+
+
+def _write_export_record(out: Path, paths: Iterable[str]):
+    "Write `out`'s `EXPORT_RECORD` listing `paths`, atomically."
+    with atomic_write(out / EXPORT_RECORD, "w", encoding="utf-8") as f:
+        json.dump({"about": "every path a vlconcepts export wrote in this folder; an export replaces nothing else",
+                   "written": sorted(paths)}, f, indent=0)
+
+
+def _not_exported(out: Path, names: Iterable[str], written: set[str]) -> list[str]:
+    "The topmost paths of `out`'s entries `names` that no export wrote (not in `written`), relative to `out`."
+    found = []
+    for name in names:
+        target = out / name
+        if not (target.exists() or target.is_symlink()): continue
+        if name + "/" * _is_folder(target) not in written: found.append(name + "/" * _is_folder(target)); continue
+        foreign = {p for p in _tree(target, out) if p not in written}
+        found += sorted(p for p in foreign if p.rstrip("/").rpartition("/")[0] + "/" not in foreign)
+    return found
+
+# %% ../nbs/04_datasets.ipynb #6bb9f3f0
+def _move_export(staging: Path, out: Path):
+    """Move `staging`'s entries into `out`, replacing entries of the same names only where exports wrote all of them
+    (`EXPORT_RECORD`, updated); anything else in the way is an error naming it, and nothing moves."""
+    entries, written = sorted(staging.iterdir()), _export_record(out)
+    in_the_way = _not_exported(out, [e.name for e in entries], written)
+    if in_the_way:
+        shown = ", ".join(in_the_way[:5]) + (f" and {len(in_the_way) - 5} more" if len(in_the_way) > 5 else "")
+        raise InputValidationError(
+            f"Exporting into {out} would replace {shown}, which no vlconcepts export wrote there (not in its {EXPORT_RECORD}). "
+            "Nothing was changed. Choose an empty folder for the export (--out), or move or remove those entries yourself "
+            "(an export made before vlconcepts kept that record counts as not written by one: remove it to export there again).")
+    if not entries: return
+    new, names = {p for e in entries for p in _tree(e, staging)}, {e.name for e in entries}
+    _write_export_record(out, written | new)                    # while entries move, the record covers the old and the new
+    for entry in entries:
+        target, old = out / entry.name, staging.with_name(f"{staging.name}-old-{entry.name}")
+        if target.exists() or target.is_symlink(): target.rename(old)
+        entry.rename(target)
+        if _is_folder(old): shutil.rmtree(old)
+        elif old.exists() or old.is_symlink(): old.unlink()
+    _write_export_record(out, new | {p for p in written if p.split("/")[0] not in names and (out / p).exists()})
+
 # %% ../nbs/04_datasets.ipynb #8631dc29
 STAGING_PREFIX = ".export-staging-"   # a staging folder inside an export's `out`: `.export-staging-<pid>`
 
@@ -98,22 +158,16 @@ def _process_alive(pid: int) -> bool:
 
 @contextmanager
 def staged_export(out: Path):
-    "A fresh staging folder inside `out`; on a clean exit its entries replace those of the same names in `out`."
+    "A fresh staging folder inside `out`; on a clean exit its entries replace those of the same names that exports wrote in `out`."
     for stale in out.glob(f"{STAGING_PREFIX}*"):       # left by a killed export (its process is gone)
         pid = stale.name[len(STAGING_PREFIX):].split("-")[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)): shutil.rmtree(stale, ignore_errors=True)
     staging = out / f"{STAGING_PREFIX}{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True); staging.mkdir()
-    try: yield staging
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True); raise
-    for entry in sorted(staging.iterdir()):
-        target, old = out / entry.name, staging.with_name(f"{staging.name}-old-{entry.name}")
-        if target.exists(): target.rename(old)
-        entry.rename(target)
-        if old.is_dir(): shutil.rmtree(old)
-        elif old.exists(): old.unlink()
-    staging.rmdir()
+    try:
+        yield staging
+        _move_export(staging, out)
+    finally: shutil.rmtree(staging, ignore_errors=True)
 
 
 def _relocated(value, staging: Path, out: Path):
@@ -305,18 +359,22 @@ class ImageDataset:
                                     list(self.splits), self._labels_for_fingerprint()])
 
 # %% ../nbs/04_datasets.ipynb #2ce3fbdb
-@patch
-def image(self: ImageDataset, i: int):
-    "Item `i`'s image as an RGB `PIL.Image` (read from disk now)."
+def read_image(path: Path, dataset: str):
+    "Image file `path` of `dataset` as an RGB `PIL.Image` (read from disk now); a missing or unreadable file is a clear error."
     from PIL import Image
-    path = self.paths[i]
     if not Path(path).exists():
-        raise DatasetNotFound(self.name, f"image file {path}", "re-download or re-export the dataset", path)
+        raise DatasetNotFound(dataset, f"image file {path}", "re-download or re-export the dataset", path)
     try:
         with Image.open(path) as im: return im.convert("RGB")
     except (OSError, SyntaxError, ValueError) as e:
         raise DatasetFormatError(f"{path}: unreadable or truncated image ({type(e).__name__}: {e}); re-download or re-export "
-                                 f"the {self.name} dataset.") from e
+                                 f"the {dataset} dataset.") from e
+
+
+@patch
+def image(self: ImageDataset, i: int):
+    "Item `i`'s image as an RGB `PIL.Image` (read from disk now: `read_image`)."
+    return read_image(self.paths[i], self.name)
 
 
 @patch
