@@ -121,6 +121,9 @@ def _check_metric_inputs(scores, targets, pairs, k: int = 5) -> tuple[torch.Tens
         raise InputValidationError(f"scores and targets are empty (shape {tuple(scores.shape)}): pass at least one image and one pair.")
     if len(pairs) != scores.shape[1]:
         raise InputValidationError(f"pairs has {len(pairs)} entries but scores have {scores.shape[1]} columns: pass the label space's pairs.")
+    odd = next((p for p in pairs if isinstance(p, str) or not isinstance(p, Sequence) or len(p) != 2), None)
+    if odd is not None:   # a string 'rc' would unpack into the attribute 'r' and the object 'c'
+        raise InputValidationError(f"pairs must be (attribute, object) tuples; got {odd!r}.")
     scores = scores.float()
     bad = (~torch.isfinite(scores)).any(1).nonzero().flatten()
     if len(bad):
@@ -143,6 +146,8 @@ def _check_metric_inputs(scores, targets, pairs, k: int = 5) -> tuple[torch.Tens
 # %% ../nbs/50_mac.ipynb #36f1be29
 def true_pair_ranks(scores: torch.Tensor, targets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     "`(rows, cols, ranks)` of every true pair: 0-based rank in its row, ties to the lower column (vectorised, no sort)."
+    if scores.ndim != 2 or scores.shape != targets.shape:
+        raise InputValidationError(f"scores and targets must both be [n_images, n_pairs]; got {tuple(scores.shape)} and {tuple(targets.shape)}.")
     rows, cols = targets.nonzero(as_tuple=True)
     row_scores = scores.index_select(0, rows)                         # [nnz, P]: each true pair's row
     own = scores[rows, cols][:, None]
