@@ -516,6 +516,9 @@ def mit_states_rows(data: MitStates, x, name: str, config: CompositionConfig = C
 # %% ../nbs/10_compmap.ipynb #ceef2dc3
 def interpretability_gap(oracle: pd.Series, intervened: pd.Series, columns: Sequence[str]) -> pd.Series:
     "Δ = Oracle-Prim − Interv(Full) for each of `columns` (Table 3); lower is more interpretable."
+    missing = [c for c in columns if c not in oracle.index or c not in intervened.index]
+    if missing: raise InputValidationError(f"interpretability_gap: {missing} are not metrics of both rows (Oracle-Prim has "
+                                           f"{list(oracle.index)}, Interv(Full) {list(intervened.index)}).")
     return pd.Series({f"Δ {c}": float(oracle[c]) - float(intervened[c]) for c in columns})
 
 # %% ../nbs/10_compmap.ipynb #f404adcd
