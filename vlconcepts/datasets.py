@@ -52,8 +52,7 @@ class DatasetEntry:
 
     def present(self, root: Optional[Path] = None) -> bool:
         "Whether the marker exists under `root` (default `$VLCONCEPTS_DATA`) and is not an empty file (an interrupted copy)."
-        marker = Path(root or data_dir()) / self.marker
-        return marker.is_dir() or (marker.is_file() and marker.stat().st_size > 0)
+        return (marker := Path(root or data_dir()) / self.marker).is_dir() or (marker.is_file() and marker.stat().st_size > 0)
 
     def missing(self, path: Optional[Path] = None, layout: Optional[str] = None, name: Optional[str] = None) -> DatasetNotFound:
         "The `DatasetNotFound` error for this dataset (optionally a narrower `layout` and the `name` of a part)."
