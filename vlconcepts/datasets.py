@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 from contextlib import contextmanager
@@ -156,6 +157,15 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
+class _StagingAsOut(logging.Filter):
+    "Shows `staging` in the package's log lines as `out`, where the export is once it is complete (staging is then gone)."
+    def __init__(self, staging: Path, out: Path): super().__init__(); self.staging, self.out = str(staging), str(out)
+    def filter(self, record):
+        message = record.getMessage()
+        if self.staging in message: record.msg, record.args = message.replace(self.staging, self.out), ()
+        return True
+
+
 @contextmanager
 def staged_export(out: Path):
     "A fresh staging folder inside `out`; on a clean exit its entries replace those of the same names that exports wrote in `out`."
@@ -164,10 +174,14 @@ def staged_export(out: Path):
         if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)): shutil.rmtree(stale, ignore_errors=True)
     staging = out / f"{STAGING_PREFIX}{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True); staging.mkdir()
+    as_out, handlers = _StagingAsOut(staging, out), list(logging.getLogger("vlconcepts").handlers)
+    for handler in handlers: handler.addFilter(as_out)    # "wrote … to <out>/…", not to a folder about to vanish
     try:
         yield staging
         _move_export(staging, out)
-    finally: shutil.rmtree(staging, ignore_errors=True)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        for handler in handlers: handler.removeFilter(as_out)
 
 
 def _relocated(value, staging: Path, out: Path):

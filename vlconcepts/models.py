@@ -35,10 +35,10 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'spec_backend', 'load_model', 'check_batch_size', 'image_batches', 'autocast_dtype', 'autocast',
            'hash_state_dict', 'VLModel', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
-           'OpenCLIPModel', 'absolute_spec', 'hub_cache_only', 'create_openclip', 'load_openclip', 'tiny_tokenizer',
-           'save_tiny_model', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'ViltITMModel',
-           'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir',
-           'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'create_openclip', 'load_openclip',
+           'tiny_tokenizer', 'save_tiny_model', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip',
+           'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
+           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -144,7 +144,7 @@ def load_model(spec: str, device: str | torch.device = "auto") -> VLModel:
     model = loader(rest, pick_device(device))
     if not isinstance(model, VLModel):
         raise VLConceptsError(f"Backend '{prefix}' returned a {type(model).__name__}, not a VLModel.")
-    model.spec = spec.strip()
+    model.spec = f"{prefix}:{rest}"                # ' toyclip : default ' is the model 'toyclip:default' (one fingerprint)
     return model
 
 # %% ../nbs/01_models.ipynb #563ec6ff
@@ -643,7 +643,7 @@ def absolute_spec(spec: str, base: str | Path | None = None) -> str:
     return f"{prefix}:{head}{at}{(base / path).resolve()}"
 
 # %% ../nbs/01_models.ipynb #61e42480
-def _offline_settings() -> list[str]:
+def offline_settings() -> list[str]:
     "The environment variables that switch Hugging Face downloads off, as 'NAME=value'."
     return [f"{name}={os.environ[name]}" for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
             if os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")]
@@ -656,7 +656,7 @@ def _pretrained_weights_error(arch: str, tag: str, error: Exception) -> ModelSpe
     repo = ((open_clip.get_pretrained_cfg(arch, tag) or {}).get("hf_hub") or "").strip("/").split("/", 2)
     repo = "/".join(repo[:2]) if len(repo) >= 2 else ""
     cache = constants.HF_HUB_CACHE if repo else os.path.expanduser("~/.cache/clip")
-    offline = _offline_settings()
+    offline = offline_settings()
     why = (f"{' and '.join(offline)} {'is' if len(offline) == 1 else 'are'} set (no downloads) and they are not in the cache {cache}" if offline
            else f"the download failed (no internet connection?) and they are not in the cache {cache}")
     fetch = f"`hf download {repo}`" if repo else "open_clip's download"
@@ -860,9 +860,9 @@ def _hf_load(model_class, source: str, expected_type: str, prefix: str):
     try: config = AutoConfig.from_pretrained(source)
     except Exception as e:
         from huggingface_hub import constants
-        offline = (f" ({' and '.join(_offline_settings())} forbids downloads: pre-cache it on a machine with internet "
+        offline = (f" ({' and '.join(offline_settings())} forbids downloads: pre-cache it on a machine with internet "
                    f"(`hf download {source}`) and copy {constants.HF_HUB_CACHE} here, or use a local directory)"
-                   if _offline_settings() else "")
+                   if offline_settings() else "")
         raise ModelSpecError(f"Cannot load a transformers config from {source!r}{offline}: {type(e).__name__}: {str(e)[:300]}") from e
     if config.model_type != expected_type:
         right = {"clip": "hf-clip", "vilt": "hf-vilt", "blip": "hf-blip-itm"}.get(config.model_type)
@@ -1088,7 +1088,7 @@ def load_sbert(rest: str, device) -> SentenceEncoderModel:
     source = str(packaged_minilm_dir()) if rest == "packaged-minilm" else _hf_source(rest)
     try: encoder = SentenceTransformer(source, device=str(device))
     except Exception as e:
-        offline = f" ({' and '.join(_offline_settings())} forbids downloads)" if _offline_settings() else ""
+        offline = f" ({' and '.join(offline_settings())} forbids downloads)" if offline_settings() else ""
         raise ModelSpecError(f"Cannot load sentence-transformers model {source!r}{offline}: {type(e).__name__}: {str(e)[:300]}. "
                              "'sbert:packaged-minilm' is the encoder shipped offline; a hub id must be in the Hugging Face cache "
                              "(or downloadable), a directory must hold a saved SentenceTransformer.") from e

@@ -31,7 +31,7 @@ from .datasets import cached_world
 from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
                              progress, seed_everything)
-from .models import IndistinctTextsWarning, hash_state_dict, indistinct_texts, load_model
+from .models import IndistinctTextsWarning, hash_state_dict, indistinct_texts, load_model, offline_settings
 from .stats import mean_se
 from .toyclip import sha256_of, untrained_words
 
@@ -219,8 +219,8 @@ def pretrained_errors(what: str, name: str):
     "In the block, a transformers `from_pretrained` that cannot find or read `name` (the probe's `what`) raises a `ModelSpecError`."
     try: yield
     except (OSError, ValueError) as e:                 # a missing id or folder; HFValidationError for a malformed one
-        offline = [v for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE") if os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on")]
-        where = f"in the Hugging Face cache ({' and '.join(offline)} forbid downloads)" if offline else "in the cache or downloadable"
+        offline = " and ".join(offline_settings())             # the same reading of the two variables as the model registry's
+        where = f"in the Hugging Face cache ({offline}: no downloads)" if offline else "in the cache or downloadable"
         built = {"tokenizer": "'train' trains one here", "decoder": "'tiny' builds one here"}.get(what, "")
         raise ModelSpecError(f"The probe's {what} {name!r} could not be loaded: give a folder holding a saved {what} or a Hugging "
                              f"Face id {where}; {built}. (transformers: {str(e).splitlines()[0][:200] if str(e) else type(e).__name__})") from e
