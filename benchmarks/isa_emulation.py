@@ -16,6 +16,14 @@ Measured 2026-11-28 on the AVX-512 host, quiet, 20 steps x best of 3 (record:
 benchmarks/measured/2026-11-28_isa_emulation.txt; oneDNN's verbose log confirms the cap: "isa:Intel AVX2"): ToyCLIP
 0.234 s per step native, 0.264 s capped (1.13x); ToyITM 0.056 s and 0.058 s (1.02x). The instruction set explains a
 small part of the AVX2 host's threefold training time; the rest is that host.
+
+Each side also prints a digest of both models' weights after its steps (inputs seeded, the same steps on every side and
+host for the same --steps and --repeats). Trained tiny numbers move between the AVX2 and the AVX-512 host
+(docs/reproducibility.md): is the instruction set the whole cause? If the capped sides' digests on an AVX-512 host equal
+the digests an AVX2 host prints (records in benchmarks/measured/, same arguments), capping a tiny kernel's kernels at
+AVX2 would make its trained tables the same bit for bit on both kinds of host, at the capped side's cost in time. The
+third side adds MKL's conditional numerical reproducibility (`MKL_CBWR=AVX2`: MKL's own promise of the same results on
+any CPU with AVX2). If the digests differ, the cause lies elsewhere too (a kernel's blocking by cache size, say).
 """
 import argparse
 import json
@@ -28,7 +36,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import load  # noqa: E402
 
-SIDES = {"native": {}, "capped at AVX2": {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}}
+CAPPED = {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
+SIDES = {"native": {}, "capped at AVX2": CAPPED, "capped at AVX2, MKL CBWR": {**CAPPED, "MKL_CBWR": "AVX2"}}
 
 
 def side_seconds(env: dict, steps: int, repeats: int) -> dict:
@@ -40,8 +49,9 @@ def side_seconds(env: dict, steps: int, repeats: int) -> dict:
 
 
 WORKER = r'''
-import json, sys, time, torch
+import hashlib, json, sys, time, torch
 torch.set_num_threads(1)
+torch.manual_seed(0)
 steps, repeats = int(sys.argv[1]), int(sys.argv[2])
 from vlconcepts.toyclip import TrainingConfig, contrastive_step, normalize_images, parameter_groups, training_parts
 from vlconcepts.toyitm import ToyITMConfig, create_toyitm, itm_step
@@ -67,8 +77,14 @@ def timed(step):
         for _ in range(steps): step()
         best = min(best, (time.perf_counter() - start) / steps)
     return best
-print(json.dumps({"capability": torch.backends.cpu.get_cpu_capability(), "toyclip_step_s": timed(clip_step),
-                  "toyitm_step_s": timed(lambda: itm_step(itm, itm_optimizer, itm_images, itm_texts, itm_labels))}))
+def weights(module):
+    digest = hashlib.blake2b(digest_size=8)
+    for name, tensor in module.state_dict().items(): digest.update(name.encode()); digest.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    return digest.hexdigest()
+clip_s = timed(clip_step)
+itm_s = timed(lambda: itm_step(itm, itm_optimizer, itm_images, itm_texts, itm_labels))
+print(json.dumps({"capability": torch.backends.cpu.get_cpu_capability(), "toyclip_step_s": clip_s, "toyitm_step_s": itm_s,
+                  "toyclip_weights": weights(parts.model), "toyitm_weights": weights(itm.module)}))
 '''
 
 
@@ -86,8 +102,11 @@ def main(argv=None):
         rows[name] = {**side_seconds(env, steps, repeats), "wall_s": time.perf_counter() - t0}
         print(json.dumps({"side": name, **{k: round(v, 4) if isinstance(v, float) else v for k, v in rows[name].items()}}), flush=True)
     for model in ("toyclip", "toyitm"):
-        ratio = rows["capped at AVX2"][f"{model}_step_s"] / rows["native"][f"{model}_step_s"]
-        print(f"{model} training step, capped at AVX2 / native: {ratio:.2f}x")
+        for side in list(SIDES)[1:]:
+            ratio = rows[side][f"{model}_step_s"] / rows["native"][f"{model}_step_s"]
+            same = rows[side][f"{model}_weights"] == rows["native"][f"{model}_weights"]
+            print(f"{model} training step, {side} / native: {ratio:.2f}x; weights after {1 + steps * repeats} steps "
+                  f"{'the same as' if same else 'differ from'} native's")
     return rows
 
 
