@@ -53,3 +53,32 @@ def test_mit_states_split_names_are_checked_at_load_time(mit_states):
     with warnings.catch_warnings(), pytest.raises(DatasetFormatError, match="has set 'validation'; a set must be one of train, val, test"):
         warnings.simplefilter("ignore")
         load_mit_states(mit_states)
+
+
+@pytest.mark.parametrize("task", ["single", "rel"])
+def test_a_partial_binding_download_is_named_when_read(tmp_path, task):
+    "Binding images a label file names but the folder lacks failed only at feature extraction; now at load time, or are dropped."
+    from vlconcepts.binding_data import export_binding, load_binding
+    from vlconcepts.core import DatasetNotFound
+    root = export_binding(tmp_path, task, n=12, seed=0, size=16)
+    whole = load_binding(root, task)
+    gone = whole.paths[-1]; gone.unlink()
+    with pytest.raises(DatasetNotFound, match=rf"of the \d+ that {'gen.json' if task == 'rel' else 'test.csv'} names are missing, first {gone}"):
+        load_binding(root, task)
+    kept = load_binding(root, task, missing_images="drop")
+    assert gone not in kept.paths and set(kept.paths) == set(whole.paths) - {gone}
+    assert [c for p, c in zip(whole.paths, whole.candidates) if p != gone] == kept.candidates   # labels stay with their images
+
+
+def test_a_partial_cub_download_is_named_when_read(tmp_path):
+    "CUB images images.txt names but the folder lacks: an error at load time, or dropped with every column of theirs."
+    from vlconcepts.core import DatasetNotFound
+    from vlconcepts.cub_data import export_cub, load_cub
+    whole = load_cub(export_cub(tmp_path, n=6, size=16))
+    whole.paths[2].unlink()
+    with pytest.raises(DatasetNotFound, match="1 of the 6 that images.txt names are missing"): load_cub(tmp_path)
+    kept = load_cub(tmp_path, missing_images="drop")
+    keep = [0, 1, 3, 4, 5]
+    assert kept.image_ids == [whole.image_ids[i] for i in keep] and kept.splits == [whole.splits[i] for i in keep]
+    assert (kept.labels == whole.labels[keep]).all() and (kept.attribute_present == whole.attribute_present[keep]).all()
+    assert (kept.attribute_certainty == whole.attribute_certainty[keep]).all()

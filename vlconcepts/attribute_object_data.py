@@ -15,9 +15,10 @@ import numpy as np
 import torch
 
 from .core import DatasetFormatError, InputValidationError, atomic_path, data_dir, get_logger, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, close_up_scene, dataset_entry, format_error,
-                                 note_own_data, published_statistics, read_lines, register_dataset, render_to_files,
-                                 require_path, split_counts, write_json, write_lines, write_png, write_scenes_json)
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, close_up_scene,
+                                 format_error, keep_present_images, note_own_data, published_statistics, read_lines,
+                                 register_dataset, render_to_files, require_path, split_counts, write_json, write_lines,
+                                 write_png, write_scenes_json)
 from .scenes import CLEVR_VOCAB
 
 logger = get_logger(__name__)
@@ -27,8 +28,8 @@ __all__ = ['logger', 'ATTRIBUTE_KINDS', 'WORLD_OBJECTS', 'MIT_STATES_RELEASE', '
            'MIT_WHERE', 'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'SPLIT_NAMES', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N',
            'MAC_RELEASE', 'MAC_SPLIT_DIR', 'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET',
            'MAC_CLOSED_FRACTION', 'MAC_HELD_OUT_FRACTION', 'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset',
-           'attribute_world_vocab', 'object_spec', 'attributes_hold', 'split_pairs', 'keep_present_images',
-           'load_mit_states', 'plan_mit_states', 'export_mit_states', 'load_mac', 'draw_closed_world', 'hold_out_pairs',
+           'attribute_world_vocab', 'object_spec', 'attributes_hold', 'split_pairs', 'load_mit_states',
+           'plan_mit_states', 'export_mit_states', 'load_mac', 'draw_closed_world', 'hold_out_pairs',
            'sample_composition', 'plan_mac', 'export_mac']
 
 # %% ../nbs/04b_attribute_object_data.ipynb #2c3c4258
@@ -159,20 +160,6 @@ def _resolve_mit_image(root: Path, image: str, attr: str, obj: str, convention: 
         found = next((c for c, p in options.items() if p.exists()), None)
         return options[found or "as-is"], found
     return options[convention], convention
-
-# %% ../nbs/04b_attribute_object_data.ipynb #83d156f9
-def keep_present_images(dataset: str, source: Path, paths: list, *columns: list, missing_images: str = "error") -> tuple:
-    """`(paths, *columns)` for the images that are files. A missing one is an error naming how many `source` lists that are
-    missing and the first (`missing_images='error'`), or is dropped with a warning ('drop'); none left is always an error."""
-    if missing_images not in ("error", "drop"): raise InputValidationError(f"missing_images must be 'error' or 'drop', got {missing_images!r}.")
-    gone = [i for i, p in enumerate(paths) if not Path(p).is_file()]
-    if not gone: return (paths, *columns)
-    if missing_images == "error" or len(gone) == len(paths):
-        raise dataset_entry(dataset).missing(paths[gone[0]], name=f"{dataset} images ({len(gone)} of the {len(paths)} that {source.name} "
-                                             f"names are missing, first {paths[gone[0]]}; missing_images='drop' keeps the others)")
-    logger.warning(f"{dataset}: {len(gone)} of {len(paths)} images named by {source.name} are missing (first {paths[gone[0]]}); dropped")
-    keep = sorted(set(range(len(paths))) - set(gone))
-    return tuple([x[i] for i in keep] for x in (paths, *columns))
 
 # %% ../nbs/04b_attribute_object_data.ipynb #540ee573
 SPLIT_NAMES = ("train", "val", "test")   # the split (`set`) of a metadata entry; NA leaves the image out
@@ -322,7 +309,7 @@ def _mac_records(root: Path, missing_images: str, split_files: dict[Path, list])
 def load_mac(root: Optional[Path] = None, split_files_only: bool = False, missing_images: str = "error") -> AttributeObjectDataset:
     """Read MAC under `root` (default `$VLCONCEPTS_DATA/mac`): split files, image metadata, images (`split_files_only`: the label
     space only). Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
-    if missing_images not in ("error", "drop"): raise InputValidationError(f"missing_images must be 'error' or 'drop', got {missing_images!r}.")
+    check_missing_images(missing_images)
     root = Path(root) if root is not None else data_dir() / "mac"
     require_path(root, "mac")
     split_dir = root / MAC_SPLIT_DIR if (root / MAC_SPLIT_DIR).is_dir() or not (root / "train_pairs.txt").exists() else root

@@ -16,8 +16,9 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .core import DatasetFormatError, InputValidationError, atomic_write, data_dir, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, format_error, read_scenes_json,
-                                 register_dataset, render_to_files, require_path, split_counts, write_json, write_scenes_json)
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, format_error,
+                                 keep_present_images, read_scenes_json, register_dataset, render_to_files, require_path,
+                                 split_counts, write_json, write_scenes_json)
 from .render import sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, relation_holds
 
@@ -205,25 +206,26 @@ def _ordered(found: set, canonical: Sequence[str]) -> list[str]:
 
 # %% ../nbs/04a_binding_data.ipynb #b7339124
 @BINDING_DATASET.loads
-def load_binding(root: Optional[Path] = None, task: str = "single") -> BindingDataset:
-    "Read binding task `task` ('single', 'two', 'rel') from the release layout under `root` (default `$VLCONCEPTS_DATA/clip-binding`)."
-    _check_task(task)
+def load_binding(root: Optional[Path] = None, task: str = "single", missing_images: str = "error") -> BindingDataset:
+    """Read binding task `task` ('single', 'two', 'rel') from the release layout under `root` (default `$VLCONCEPTS_DATA/clip-binding`);
+    an image a label file names but the folder lacks: `datasets.keep_present_images` (`missing_images`)."""
+    _check_task(task); check_missing_images(missing_images)
     root = Path(root) if root is not None else data_dir() / "clip-binding"
     name = f"binding-{task}"
     folder = require_path(root / BINDING_FOLDERS[task], "clip-binding", binding_layout(task), name)
     paths, splits, candidates, negatives = [], [], [], []
     for split, file in BINDING_LABEL_FILES[task].items():
         label_file = require_path(folder / file, "clip-binding", binding_layout(task), name)
-        image_dir = binding_image_dir(root, task, split)
+        image_dir, rows = binding_image_dir(root, task, split), ([], [], [])   # this split's paths, candidates, negatives
         if task == "rel":
             for file_name, pos, neg in _read_binding_json(label_file):
                 for p in pos:  # one sample per (image, positive), as the official loader
-                    paths.append(image_dir / file_name); splits.append(split)
-                    candidates.append([p, *relational_distractors(p)]); negatives.append(neg)
+                    for column, value in zip(rows, (image_dir / file_name, [p, *relational_distractors(p)], neg)): column.append(value)
         else:
             for file_name, labels in _read_binding_csv(label_file):
-                paths.append(image_dir / file_name); splits.append(split)
-                candidates.append(labels); negatives.append(labels[1:])
+                for column, value in zip(rows, (image_dir / file_name, labels, labels[1:])): column.append(value)
+        split_paths, split_candidates, split_negatives = keep_present_images("clip-binding", label_file, *rows, missing_images=missing_images)
+        paths += split_paths; splits += [split] * len(split_paths); candidates += split_candidates; negatives += split_negatives
     words = [l.split() for c in candidates for l in c]
     if task == "rel":
         vocab = {"nouns": _ordered({w[0] for w in words} | {w[2] for w in words}, BINDING_SHAPES),

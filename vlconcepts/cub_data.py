@@ -13,9 +13,9 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .core import DatasetFormatError, data_dir, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, close_up_scene, format_error,
-                                 note_own_data, published_statistics, read_lines, register_dataset, render_to_files,
-                                 require_path, write_lines, write_scenes_json)
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, close_up_scene,
+                                 format_error, keep_present_images, note_own_data, published_statistics, read_lines,
+                                 register_dataset, render_to_files, require_path, write_lines, write_scenes_json)
 from .scenes import CLEVR_VOCAB
 
 # %% auto #0
@@ -133,9 +133,11 @@ def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_r
 
 # %% ../nbs/04c_cub_data.ipynb #03f5d375
 @CUB_DATASET.loads
-def load_cub(root: Optional[Path] = None) -> CubDataset:
-    """Read CUB-200-2011 (images, classes, train/test split, per-image attribute annotations) under `root` (default `$VLCONCEPTS_DATA`).
-    Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
+def load_cub(root: Optional[Path] = None, missing_images: str = "error") -> CubDataset:
+    """Read CUB-200-2011 (images, classes, train/test split, per-image attribute annotations) under `root` (default `$VLCONCEPTS_DATA`;
+    an image images.txt names but the folder lacks: `datasets.keep_present_images`). Data that are neither the published release
+    nor a vlconcepts export are your own (`datasets.note_own_data`)."""
+    check_missing_images(missing_images)
     root = Path(root) if root is not None else data_dir()
     require_path(root, "cub")
     cub = _cub_root(root)
@@ -158,11 +160,12 @@ def load_cub(root: Optional[Path] = None) -> CubDataset:
     present, certainty = _read_attribute_labels(need("attributes/image_attribute_labels.txt"), len(images), len(attributes),
                                                 {i: k for k, i in enumerate(image_ids)})
     names = [name for _, name in attributes]
-    return note_own_data(CubDataset("cub", cub, [cub / "images" / p for _, p in images],
-                      ["train" if is_train[i] == 1 else "test" for i in image_ids],
+    paths, image_ids, classes_of, present, certainty = keep_present_images(
+        "cub", cub / "images.txt", [cub / "images" / p for _, p in images], image_ids,
+        np.asarray([class_index[labels[i]] for i in image_ids]), present, certainty, missing_images=missing_images)
+    return note_own_data(CubDataset("cub", cub, paths, ["train" if is_train[i] == 1 else "test" for i in image_ids],
                       {"classes": [name for _, name in classes], "attributes": names},
-                      image_ids=image_ids, labels=np.asarray([class_index[labels[i]] for i in image_ids]),
-                      attribute_present=present, attribute_certainty=certainty,
+                      image_ids=image_ids, labels=classes_of, attribute_present=present, attribute_certainty=certainty,
                       attribute_groups=[n.split("::")[0] for n in names]), CUB_DATASET)
 
 # %% ../nbs/04c_cub_data.ipynb #23fc9a84

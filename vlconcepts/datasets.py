@@ -21,16 +21,19 @@ from fastcore.basics import patch
 
 from .cache import code_digest, dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, StatisticDifference, atomic_path,
-                             atomic_write, cache_dir, check_seed, data_dir, is_whole_number, progress, record_own_data)
+                             atomic_write, cache_dir, check_seed, data_dir, get_logger, is_whole_number, progress, record_own_data)
 from .render import render_scenes, sample_scene, scene_to_clevr
 from .scenes import CLEVR_COLORS, Camera
 
+logger = get_logger(__name__)
+
 # %% auto #0
-__all__ = ['EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS', 'DRY_DATA_VARIABLE',
-           'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK', 'DatasetEntry', 'register_dataset',
-           'staged_export', 'world_folder', 'cached_world', 'stale_worlds', 'checked_exporter', 'supply_dry_data',
-           'registered_datasets', 'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset',
-           'read_image', 'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
+__all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS',
+           'DRY_DATA_VARIABLE', 'MISSING_IMAGES', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK',
+           'DatasetEntry', 'register_dataset', 'staged_export', 'world_folder', 'cached_world', 'stale_worlds',
+           'checked_exporter', 'supply_dry_data', 'registered_datasets', 'dataset_entry', 'world_exporters',
+           'require_path', 'dataset_table', 'ImageDataset', 'read_image', 'check_missing_images', 'keep_present_images',
+           'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
            'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene',
            'verify_against_scenes', 'PublishedStatistic', 'published_statistics', 'release_differences',
            'written_by_exporter', 'note_own_data']
@@ -395,6 +398,31 @@ def image(self: ImageDataset, i: int):
 def images(self: ImageDataset, indices: Iterable[int]) -> list:
     "The images of `indices` (a list of RGB `PIL.Image`)."
     return [self.image(i) for i in indices]
+
+# %% ../nbs/04_datasets.ipynb #826406ea
+MISSING_IMAGES = ("error", "drop")   # what a loader does about an image its annotations name but the folder lacks
+
+
+def check_missing_images(missing_images: str) -> str:
+    "`missing_images` if it is one of `MISSING_IMAGES`, else an `InputValidationError`."
+    if missing_images not in MISSING_IMAGES:
+        raise InputValidationError(f"missing_images must be 'error' or 'drop', got {missing_images!r}.")
+    return missing_images
+
+
+def keep_present_images(dataset: str, source: Path, paths: list, *columns, missing_images: str = "error") -> tuple:
+    """`(paths, *columns)` for the images that are files (`columns`: lists or arrays, an entry per path). A missing one is an
+    error naming how many of those `source` lists are missing and the first (`missing_images='error'`), or is dropped with a
+    warning ('drop'); none left is always an error."""
+    check_missing_images(missing_images)
+    gone = [i for i, p in enumerate(paths) if not Path(p).is_file()]
+    if not gone: return (paths, *columns)
+    if missing_images == "error" or len(gone) == len(paths):
+        raise dataset_entry(dataset).missing(paths[gone[0]], name=f"{dataset} images ({len(gone)} of the {len(paths)} that {source.name} "
+                                             f"names are missing, first {paths[gone[0]]}; missing_images='drop' keeps the others)")
+    logger.warning(f"{dataset}: {len(gone)} of {len(paths)} images named by {source.name} are missing (first {paths[gone[0]]}); dropped")
+    keep = np.setdiff1d(np.arange(len(paths)), gone)
+    return tuple(x[keep] if isinstance(x, np.ndarray) else [x[i] for i in keep] for x in (paths, *columns))
 
 # %% ../nbs/04_datasets.ipynb #f82d508c
 def format_error(path: Path, line_number: int, problem: str, line: str = "") -> DatasetFormatError:
