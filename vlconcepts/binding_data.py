@@ -216,15 +216,17 @@ def load_binding(root: Optional[Path] = None, task: str = "single", missing_imag
     paths, splits, candidates, negatives = [], [], [], []
     for split, file in BINDING_LABEL_FILES[task].items():
         label_file = require_path(folder / file, "clip-binding", binding_layout(task), name)
-        image_dir, rows = binding_image_dir(root, task, split), ([], [], [])   # this split's paths, candidates, negatives
+        image_dir, split_paths, split_candidates, split_negatives = binding_image_dir(root, task, split), [], [], []
         if task == "rel":
             for file_name, pos, neg in _read_binding_json(label_file):
                 for p in pos:  # one sample per (image, positive), as the official loader
-                    for column, value in zip(rows, (image_dir / file_name, [p, *relational_distractors(p)], neg)): column.append(value)
+                    split_paths.append(image_dir / file_name); split_candidates.append([p, *relational_distractors(p)])
+                    split_negatives.append(neg)
         else:
             for file_name, labels in _read_binding_csv(label_file):
-                for column, value in zip(rows, (image_dir / file_name, labels, labels[1:])): column.append(value)
-        split_paths, split_candidates, split_negatives = keep_present_images("clip-binding", label_file, *rows, missing_images=missing_images)
+                split_paths.append(image_dir / file_name); split_candidates.append(labels); split_negatives.append(labels[1:])
+        split_paths, split_candidates, split_negatives = keep_present_images(
+            "clip-binding", label_file, split_paths, split_candidates, split_negatives, missing_images=missing_images)
         paths += split_paths; splits += [split] * len(split_paths); candidates += split_candidates; negatives += split_negatives
     words = [l.split() for c in candidates for l in c]
     if task == "rel":
