@@ -14,8 +14,9 @@ import torch
 
 from vlconcepts.binding import (OBJECT_ERRORS, RELATION_ERRORS, SoftPromptCSP, binding_task,
                                 binding_vocab, binding_world, circular_convolution, count_trainable, error_shares,
-                                error_type, make_model, standin_clip, word_token_embedding)
+                                error_type, make_model, standin_clip)
 import vlconcepts.binding as binding
+from vlconcepts.models import word_token_embeddings
 from vlconcepts.core import InputValidationError, paper_table, paper_tables
 from vlconcepts.binding_data import converse, object_labels, relational_distractors, two_object_distractors
 from vlconcepts.cli import notebook_parameters
@@ -148,7 +149,7 @@ def test_csp_tokens_sit_at_the_placeholders_and_start_from_the_words(toyclip, ta
     template = toyclip.tokenize(["a photo of " + " ".join(["X"] * len(slots))])[0]
     assert (template[slots] == toyclip.tokenize(["X"])[0][1]).all()
     for i, concept in enumerate(vocab.concepts):
-        torch.testing.assert_close(csp.soft_tokens[i].detach(), word_token_embedding(toyclip, concept))
+        torch.testing.assert_close(csp.soft_tokens[i].detach(), word_token_embeddings(toyclip, toyclip.tokenize, [concept])[0])
     cyan = toyclip.tokenize(["cyan"])[0]
     assert int(cyan.argmax()) == 3                                       # cyan is two BPE tokens: their mean
     with torch.no_grad():

@@ -102,10 +102,13 @@ def test_fusion_and_text_pages_name_what_they_skipped(spec, runs, one_torch_thre
 
 
 @pytest.mark.slow
-def test_report_command_writes_page_figure_and_html(tmp_path):
-    from vlconcepts.cli import main
+def test_report_command_writes_page_figure_and_html(tmp_path, monkeypatch):
+    "Given a relative --out (the caller's folder), every file lands there, none in nbs/experiments where the kernel runs."
+    from vlconcepts.cli import experiments_dir, main
+    monkeypatch.chdir(tmp_path)
     out = tmp_path / "reports"
-    assert main(["report", "sbert:packaged-minilm", "--profile", "smoke", "--device", "cpu", "--out", str(out)]) == 0
+    assert main(["report", "sbert:packaged-minilm", "--profile", "smoke", "--device", "cpu", "--out", "reports"]) == 0
+    assert not (experiments_dir() / "reports").exists()          # where the kernel's staging copies went before 2026-12-01
     page = (out / "sbert-packaged-minilm.md").read_text()
     assert "skipped CompMap" in page and "Recovery probes" in page
     assert (out / "sbert-packaged-minilm.png").stat().st_size > 0 and (out / "sbert-packaged-minilm.html").stat().st_size > 0

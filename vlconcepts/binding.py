@@ -25,7 +25,8 @@ from .datasets import cached_world
 from .scenes import OPPOSITE_RELATION
 from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, BindingDataset,
                                      export_binding, load_binding)
-from .models import autocast, autocast_dtype, load_model, preprocess_pixels, register_openclip_config
+from .models import (autocast, autocast_dtype, encode_text_embeddings, load_model, openclip_text_tower, preprocess_pixels,
+                               prompt_length, register_openclip_config, word_token_embeddings)
 from .stats import mean_se, save_seed_values
 
 logger = get_logger(__name__)
@@ -35,13 +36,12 @@ __all__ = ['logger', 'TABLE1_ROWS', 'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'PROMPT
            'PAPER_HPARAMS', 'PAPER_EPOCHS', 'PAPER_BATCH_SIZE', 'OBJECT_ERRORS', 'RELATION_ERRORS', 'TASK_TABLES',
            'TASK_TITLES', 'world_images', 'binding_world', 'binding_dataset', 'BindingTask', 'binding_vocab',
            'binding_task', 'circular_convolution', 'LabelScorer', 'WordComposition', 'RoleFiller', 'TypeLogical',
-           'prompt_texts', 'ZeroShotCLIP', 'encode_text_from_embeddings', 'prompt_length', 'word_token_embedding',
-           'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP', 'make_model', 'count_trainable', 'table8', 'standin_clip',
-           'score_candidates', 'accuracy', 'adam_implementation', 'train_binding', 'binding_inputs', 'binding_scores',
-           'run_binding', 'accuracy_runs', 'error_type', 'error_shares', 'error_runs', 'triple_accuracy',
-           'split_triples', 'candidate_class_scores', 'seen_split', 'calibrated_stacking', 'with_standard_errors',
-           'BindingSetup', 'BindingTable', 'binding_table', 'binding_setting', 'calibration_seeds', 'binding_tables',
-           'zero_shot_triples', 'plot_accuracy']
+           'prompt_texts', 'ZeroShotCLIP', 'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP', 'make_model',
+           'count_trainable', 'table8', 'standin_clip', 'score_candidates', 'accuracy', 'adam_implementation',
+           'train_binding', 'binding_inputs', 'binding_scores', 'run_binding', 'accuracy_runs', 'error_type',
+           'error_shares', 'error_runs', 'triple_accuracy', 'split_triples', 'candidate_class_scores', 'seen_split',
+           'calibrated_stacking', 'with_standard_errors', 'BindingSetup', 'BindingTable', 'binding_table',
+           'binding_setting', 'calibration_seeds', 'binding_tables', 'zero_shot_triples', 'plot_accuracy']
 
 # %% ../nbs/20_binding.ipynb #0ace660c
 TABLE1_ROWS = {"single": "Single-object", "two": "Two-object", "rel": "Relational"}   # Table 1's row per task
@@ -228,38 +228,12 @@ class ZeroShotCLIP(LabelScorer):
     def label_embeddings(self): return self.text_features
     def scale(self): return self.logit_scale
 
-# %% ../nbs/20_binding.ipynb #4ad0410e
-def encode_text_from_embeddings(clip_module, token_ids: torch.Tensor, embeddings: torch.Tensor) -> torch.Tensor:
-    "open_clip's `encode_text` from token embeddings `[n, length, width]`; `length` may stop after the end-of-text token."
-    from open_clip.transformer import text_global_pool
-    cast, length = clip_module.transformer.get_cast_dtype(), embeddings.shape[1]
-    mask = clip_module.attn_mask
-    x = embeddings.to(cast) + clip_module.positional_embedding[:length].to(cast)
-    x = clip_module.transformer(x, attn_mask=None if mask is None else mask[:length, :length])
-    x = text_global_pool(clip_module.ln_final(x), token_ids, clip_module.text_pool_type,
-                         eos_token_id=getattr(clip_module, "text_eos_id", None))
-    projection = clip_module.text_projection
-    if projection is None: return x
-    return projection(x) if isinstance(projection, nn.Linear) else x @ projection
-
-
-def prompt_length(clip_module, token_ids: torch.Tensor) -> int:
-    "Tokens the text encoder must see: up to the end-of-text token under CLIP's causal mask, else the full context."
-    causal = clip_module.attn_mask is not None and getattr(clip_module, "text_pool_type", "argmax") == "argmax"
-    return int(token_ids.argmax(-1).max()) + 1 if causal else token_ids.shape[-1]
-
-
-def word_token_embedding(clip, word: str) -> torch.Tensor:
-    "The mean token embedding of `word`'s BPE tokens (start- and end-of-text excluded)."
-    ids = clip.tokenize([word])[0]
-    end = int(ids.argmax())                          # the end-of-text token has the largest id
-    return clip.module.token_embedding.weight[ids[1:end]].detach().float().mean(0)
-
 # %% ../nbs/20_binding.ipynb #5210ca6f
 class SoftPromptCSP(LabelScorer):
     "CSP: a learned token per concept inserted at the prompt's placeholders; CLIP frozen; dropout on the token table."
     def __init__(self, clip, concepts: Sequence[str], words: torch.Tensor, dropout: float = 0.2, placeholder: str = "X"):
         super().__init__(words)
+        openclip_text_tower(clip, "CSP")
         template = "a photo of " + " ".join([placeholder] * words.shape[1])
         ids = clip.tokenize([template])[0]
         mark = clip.tokenize([placeholder])[0][1]
@@ -270,7 +244,7 @@ class SoftPromptCSP(LabelScorer):
         ids = ids[:prompt_length(clip.module, ids[None])]
         self.register_buffer("token_ids", ids[None].repeat(len(words), 1), persistent=False)
         self.register_buffer("positions", positions, persistent=False)
-        self.soft_tokens = nn.Parameter(torch.stack([word_token_embedding(clip, c) for c in concepts]))
+        self.soft_tokens = nn.Parameter(word_token_embeddings(clip, clip.tokenize, concepts))
         self.dropout = nn.Dropout(dropout)
 
     def train(self, mode: bool = True):
@@ -282,7 +256,7 @@ class SoftPromptCSP(LabelScorer):
         soft = self.dropout(self.soft_tokens)[self.words]           # [n_labels, slots, width]
         x = self.clip.token_embedding(self.token_ids).clone()
         x[:, self.positions] = soft.to(x.dtype)
-        return F.normalize(encode_text_from_embeddings(self.clip, self.token_ids, x).float(), dim=-1)
+        return F.normalize(encode_text_embeddings(self.clip, self.token_ids, x).float(), dim=-1)
 
     def scale(self): return self.clip.logit_scale.exp()
 
@@ -309,13 +283,13 @@ class FineTunedCLIP(LabelScorer):
     "CLIP-FT: a trainable copy of both towers; labels through the prompt, images through the model's preprocessing."
     def __init__(self, clip, labels: Sequence[str], words: torch.Tensor, prompt: str = "clean"):
         super().__init__(words)
-        self.clip = copy.deepcopy(clip.module).float().requires_grad_(True)
+        self.clip = copy.deepcopy(openclip_text_tower(clip, "CLIP-FT")).float().requires_grad_(True)
         self.preprocess_cfg = dict(clip.preprocess_cfg)
         self.register_buffer("token_ids", clip.tokenize(prompt_texts(labels, prompt)), persistent=False)
 
     def label_embeddings(self):
         ids = self.token_ids[:, :prompt_length(self.clip, self.token_ids)]   # the same features, fewer tokens
-        return F.normalize(encode_text_from_embeddings(self.clip, ids, self.clip.token_embedding(ids)).float(), dim=-1)
+        return F.normalize(encode_text_embeddings(self.clip, ids, self.clip.token_embedding(ids)).float(), dim=-1)
 
     def image_embeddings(self, pixels):
         device = self.token_ids.device
@@ -339,11 +313,11 @@ def make_model(kind: str, task: BindingTask | str, clip=None, dim: Optional[int]
     if clip is None and (kind not in CDSM_KINDS or dim is None):
         raise InputValidationError(f"make_model({kind!r}) needs the CLIP model (`clip=load_model(...)`)"
                                    + ("" if kind in ("clip", "clip-ft", "csp") else " or an explicit `dim`."))
-    dim = int(dim or clip.embed_dim)
     words, n = vocab.words, len(vocab.concepts)
     if kind == "clip": return ZeroShotCLIP(clip, vocab.labels, words, prompt)
     if kind == "clip-ft": return FineTunedCLIP(clip, vocab.labels, words, prompt)
     if kind == "csp": return SoftPromptCSP(clip, vocab.concepts, words, dropout)
+    dim = int(dim or clip.feature_dim())        # the CDSMs live in the image-feature space
     if kind == "rf": return RoleFiller(words, n, dim)
     if kind == "tl":
         relational = vocab.task == "rel"   # matrices: relations (rel) or adjectives (objects); vectors: the nouns

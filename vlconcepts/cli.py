@@ -549,7 +549,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     template = experiments_dir() / "70_report.ipynb"
     root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
     specs = [absolute_spec(spec) for spec in specs]       # a relative checkpoint path means the caller's folder, not the kernel's
-    runs_dir = Path(runs_dir or (root / "runs" / "reports" if out is None else out))
+    runs_dir = Path(runs_dir or (root / "runs" / "reports" if out is None else out)).resolve()  # the kernel runs in nbs/experiments/
     out = Path(out or root / "reports").resolve()
     check_specs(specs)                                   # a misspelt prefix or a missing checkpoint fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)

@@ -21,6 +21,7 @@ from .cache import cached_activations, cached_image_tokens, cached_result, code_
 from .core import InputValidationError, get_logger, is_whole_number, progress, seed_everything
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .datasets import cached_world
+from .models import encode_text_embeddings, openclip_text_tower, word_token_embeddings
 from .stats import mean_se
 from .attribute_object_data import MAC_CLOSED_FRACTION, AttributeObjectDataset, export_mac, load_mac
 
@@ -29,11 +30,11 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_METRICS', 'PAPER_COLUMNS', 'LabelSpace',
            'label_space', 'pair_targets', 'primitive_targets', 'true_pair_ranks', 'multilabel_metrics',
-           'multilabel_metrics_per_image', 'encode_token_embeddings', 'word_embeddings', 'PromptBranch', 'MacConfig',
-           'mac_config', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel', 'MMEncoder', 'branch_loss',
-           'composition_scores', 'MacTrainingData', 'training_data', 'build_model', 'train_mac_model', 'score_pairs',
-           'tiny_mac', 'image_tokens', 'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values',
-           'seed_table', 'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
+           'multilabel_metrics_per_image', 'PromptBranch', 'MacConfig', 'mac_config', 'Adapter', 'CrossModalTraction',
+           'PromptCompositionModel', 'MMEncoder', 'branch_loss', 'composition_scores', 'MacTrainingData',
+           'training_data', 'build_model', 'train_mac_model', 'score_pairs', 'tiny_mac', 'image_tokens',
+           'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
+           'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
            'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
@@ -208,48 +209,12 @@ def multilabel_metrics_per_image(scores, targets, pairs: Sequence[tuple[str, str
     if k != 5: out[f"top{k}_recall"] = out.pop("top5_recall")
     return out
 
-# %% ../nbs/50_mac.ipynb #00cbebc6
-def _clip_module(model):
-    "The open_clip `CLIP` inside a `VLModel` (or the module itself), or a clear error."
-    clip = getattr(model, "module", model)
-    needed = ("token_embedding", "positional_embedding", "transformer", "ln_final", "text_projection")
-    if not all(hasattr(clip, name) for name in needed):
-        raise InputValidationError(f"MAC models need an open_clip CLIP text tower (openclip:... or toyclip:...); "
-                                   f"got {type(clip).__name__} ({getattr(model, 'spec', '')}).")
-    return clip
-
-
-def encode_token_embeddings(clip, embeddings: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
-    "open_clip's `encode_text` from token embeddings `[m, L, w]` (with their token ids `[m, L]` for the pooling): projected, unnormalised."
-    from open_clip.transformer import text_global_pool
-    clip = _clip_module(clip)
-    length = embeddings.shape[1]
-    cast = clip.transformer.get_cast_dtype()
-    x = embeddings.to(cast) + clip.positional_embedding[:length].to(cast)
-    mask = clip.attn_mask[:length, :length] if getattr(clip, "attn_mask", None) is not None else None
-    x = clip.ln_final(clip.transformer(x, attn_mask=mask))
-    x = text_global_pool(x, tokens, clip.text_pool_type, eos_token_id=getattr(clip, "text_eos_id", None))
-    projection = clip.text_projection
-    if projection is None: return x
-    return projection(x) if isinstance(projection, nn.Linear) else x @ projection
-
-
-def word_embeddings(clip, tokenizer, words: Sequence[str]) -> torch.Tensor:
-    "[n, width] mean token embedding of each word (a multi-token word is averaged, as CSP and the MAC release do)."
-    clip = _clip_module(clip)
-    rows = []
-    for word in words:
-        ids = tokenizer([word])[0]
-        ids = ids[1:int(ids.argmax())]                    # between the start and end tokens
-        rows.append(clip.token_embedding.weight[ids.to(clip.token_embedding.weight.device)].detach().float().mean(0))
-    return torch.stack(rows)
-
 # %% ../nbs/50_mac.ipynb #8200f712
 class PromptBranch(nn.Module):
     "Prompts '[SOS] <context> <slot>... <suffix> [EOS]' with a (learnable) context, encoded by a shared CLIP text tower (frozen here)."
     def __init__(self, clip, tokenizer, n_slots: int, context: str = "a photo of", suffix: str = "", learn_context: bool = True):
         super().__init__()
-        self._clip = [_clip_module(clip).requires_grad_(False)]            # shared and frozen: not a submodule
+        self._clip = [openclip_text_tower(clip, "MAC's prompts").requires_grad_(False)]            # shared and frozen: not a submodule
         n_context = len(tokenizer([context])[0].nonzero()) - 2
         template = " ".join([context] + ["x"] * n_slots + ([suffix] if suffix else []))
         tokens = tokenizer([template])[:1]
@@ -265,7 +230,7 @@ class PromptBranch(nn.Module):
         m, e = len(slots), self.embedded
         x = torch.cat([e[:, :1].expand(m, -1, -1), self.context[None].expand(m, -1, -1), slots.to(e.dtype),
                        e[:, self.slot_stop:].expand(m, -1, -1)], dim=1)
-        return encode_token_embeddings(self._clip[0], x, self.tokens.expand(m, -1))
+        return encode_text_embeddings(self._clip[0], self.tokens.expand(m, -1), x)
 
 # %% ../nbs/50_mac.ipynb #4ea7fda3
 @dataclass(frozen=True)
@@ -360,10 +325,10 @@ class PromptCompositionModel(nn.Module):
     "CLIP, CoOp, CSP or Troika (by `config`) on precomputed image tokens: logits per branch ('a' [b, A], 'o' [b, O], 'c' [b, P])."
     def __init__(self, clip, tokenizer, attributes: Sequence[str], objects: Sequence[str], config: MacConfig):
         super().__init__()
-        clip = _clip_module(clip)
+        clip = openclip_text_tower(clip, "MAC's methods")
         self.config, self.n_attributes = config, len(attributes)
         self.branches = config.branches.split(";")
-        self.vocab = nn.Parameter(word_embeddings(clip, tokenizer, [*attributes, *objects]), requires_grad=config.learn_vocab)
+        self.vocab = nn.Parameter(word_token_embeddings(clip, tokenizer, [*attributes, *objects]), requires_grad=config.learn_vocab)
         self.prompts = nn.ModuleDict({b: PromptBranch(clip, tokenizer, learn_context=config.learn_context, **BRANCH_PROMPTS[b])
                                       for b in self.branches})
         dim = self.prompts[self.branches[0]](self.vocab[:1, None].expand(1, BRANCH_PROMPTS[self.branches[0]]["n_slots"], -1)).shape[-1]
@@ -406,9 +371,9 @@ class MMEncoder(nn.Module):
     "The MM-Encoder (MAC §4; the release's `tp_sa`): two-branch prompts + a transformer over [cls, patches, primitives]."
     def __init__(self, clip, tokenizer, attributes: Sequence[str], objects: Sequence[str], config: MacConfig):
         super().__init__()
-        clip = _clip_module(clip)
+        clip = openclip_text_tower(clip, "MAC's methods")
         self.config, self.n_attributes, self.branches = config, len(attributes), ["a", "o"]
-        self.register_buffer("vocab", word_embeddings(clip, tokenizer, [*attributes, *objects]), persistent=False)
+        self.register_buffer("vocab", word_token_embeddings(clip, tokenizer, [*attributes, *objects]), persistent=False)
         self.prompts = nn.ModuleDict({b: PromptBranch(clip, tokenizer, learn_context=config.learn_context, **BRANCH_PROMPTS[b])
                                       for b in self.branches})
         dim = self.prompts["o"](self.vocab[:1, None]).shape[-1]
@@ -480,8 +445,9 @@ def build_model(config: MacConfig, vl_model, attributes: Sequence[str], objects:
     "The `MMEncoder` or `PromptCompositionModel` of `config` on the open_clip model `vl_model` (seeded by config.seed)."
     seed_everything(config.seed)
     model_class = MMEncoder if config.method == "mm-encoder" else PromptCompositionModel
-    device = getattr(vl_model, "device", None) or next(_clip_module(vl_model).parameters()).device
-    return model_class(_clip_module(vl_model), vl_model.tokenizer, attributes, objects, config).to(device)
+    clip = openclip_text_tower(vl_model, f"MAC's {config.method}")
+    device = getattr(vl_model, "device", None) or next(clip.parameters()).device
+    return model_class(clip, vl_model.tokenizer, attributes, objects, config).to(device)
 
 # %% ../nbs/50_mac.ipynb #4bf83c9f
 def _pos_weight(targets: torch.Tensor) -> torch.Tensor:

@@ -31,13 +31,15 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG',
-           'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec', 'import_plugins', 'did_you_mean',
-           'spec_backend', 'load_model', 'check_batch_size', 'image_batches', 'autocast_dtype', 'autocast',
-           'hash_state_dict', 'VLModel', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
-           'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
-           'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'create_openclip', 'load_openclip',
-           'tiny_tokenizer', 'save_tiny_model', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip',
-           'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
+           'OPENCLIP_TEXT_PARTS', 'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec',
+           'import_plugins', 'did_you_mean', 'spec_backend', 'load_model', 'check_batch_size', 'image_batches',
+           'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'model_code', 'DualEncoderModel',
+           'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts', 'preprocess_pixels',
+           'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'absolute_spec', 'offline_settings',
+           'hub_cache_only', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
+           'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower', 'encode_text_embeddings',
+           'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel',
+           'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
            'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
@@ -432,6 +434,13 @@ class DualEncoderModel(VLModel):
         "Dual encoders have no matching head: their `similarity`."
         return self.similarity(images, texts)
 
+# %% ../nbs/01_models.ipynb #920e3b12
+@patch
+def feature_dim(self: VLModel) -> int:
+    "`embed_dim`, or, where the backend left it unset, the width of one text's features (measured once and kept)."
+    if self.embed_dim is None: self.embed_dim = int(self.encode_texts(["a photo"]).shape[-1])
+    return int(self.embed_dim)
+
 # %% ../nbs/01_models.ipynb #028a838e
 class IndistinctTextsWarning(UserWarning):
     "Different texts got the same text features from a model: scores between them are ties (`indistinct_texts`)."
@@ -794,11 +803,16 @@ def _image_tokens(self: VLModel, pixels) -> tuple[torch.Tensor, torch.Tensor]:
                               "(openclip:, toyclip:) with a ViT or ModifiedResNet image tower.")
 
 
+def has_image_tokens(model) -> bool:
+    "Whether `model`'s backend exposes its image tokens (`encode_image_tokens`), as open_clip's ViT and ModifiedResNet towers do."
+    return type(model)._image_tokens is not VLModel._image_tokens
+
+
 @patch
 def encode_image_tokens(self: VLModel, images, batch_size: int = 64,
                         normalize: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
     "`(cls [n, d], patches [n, t, d])` in the joint space (float32, CPU), L2-normalised like `encode_images` unless `normalize=False`."
-    if type(self)._image_tokens is VLModel._image_tokens: self._image_tokens(None)  # raises, naming the backend
+    if not has_image_tokens(self): self._image_tokens(None)  # raises, naming the backend
     n, cls_parts, patch_parts, batch_size = len(images), [], [], check_batch_size(batch_size)
     with torch.no_grad():
         batches = image_batches(images, batch_size)
@@ -840,6 +854,55 @@ def _image_tokens(self: OpenCLIPModel, pixels):
     if isinstance(visual, ModifiedResNet): return _resnet_tokens(visual, x)
     raise NotImplementedError(f"encode_image_tokens: {self.spec}'s image tower is a {type(visual).__name__}; "
                               "only open_clip's VisionTransformer and ModifiedResNet are supported.")
+
+# %% ../nbs/01_models.ipynb #60ccbd75
+OPENCLIP_TEXT_PARTS = ("token_embedding", "positional_embedding", "transformer", "ln_final", "text_projection")
+
+
+def has_openclip_text_tower(model) -> bool:
+    "Whether `model` (a `VLModel` or a module) is an open_clip `CLIP` whose text tower can be fed token embeddings."
+    return all(hasattr(getattr(model, "module", model), name) for name in OPENCLIP_TEXT_PARTS)
+
+
+def openclip_text_tower(model, needed_by: str = "this method") -> torch.nn.Module:
+    "The open_clip `CLIP` module of `model` (a `VLModel` or the module itself), or an error naming what `needed_by` lacks."
+    if not has_openclip_text_tower(model):
+        module = getattr(model, "module", model)
+        raise InputValidationError(f"{needed_by} needs an open_clip CLIP text tower fed with token embeddings (openclip:... or "
+                                   f"toyclip:...); got {type(module).__name__} ({getattr(model, 'spec', 'no spec')}), which has no "
+                                   f"{', '.join(p for p in OPENCLIP_TEXT_PARTS if not hasattr(module, p))}.")
+    return getattr(model, "module", model)
+
+
+def encode_text_embeddings(clip, token_ids: torch.Tensor, embeddings: torch.Tensor) -> torch.Tensor:
+    """open_clip's `encode_text` from token embeddings `[n, length, width]` (their ids `[n, length]` for the pooling):
+    projected, not normalised; `length` may stop after the end-of-text token (`prompt_length`)."""
+    from open_clip.transformer import text_global_pool
+    clip = openclip_text_tower(clip)
+    cast, length, mask = clip.transformer.get_cast_dtype(), embeddings.shape[1], getattr(clip, "attn_mask", None)
+    x = embeddings.to(cast) + clip.positional_embedding[:length].to(cast)
+    x = clip.transformer(x, attn_mask=None if mask is None else mask[:length, :length])
+    x = text_global_pool(clip.ln_final(x), token_ids, clip.text_pool_type, eos_token_id=getattr(clip, "text_eos_id", None))
+    projection = clip.text_projection
+    if projection is None: return x
+    return projection(x) if isinstance(projection, torch.nn.Linear) else x @ projection
+
+
+def prompt_length(clip, token_ids: torch.Tensor) -> int:
+    "Tokens the text tower must see: up to the end-of-text token under CLIP's causal mask, else the full context."
+    clip = getattr(clip, "module", clip)
+    causal = getattr(clip, "attn_mask", None) is not None and getattr(clip, "text_pool_type", "argmax") == "argmax"
+    return int(token_ids.argmax(-1).max()) + 1 if causal else token_ids.shape[-1]
+
+
+def word_token_embeddings(clip, tokenizer, words: Sequence[str]) -> torch.Tensor:
+    "`[n, width]`: each word's mean token embedding, its start- and end-of-text tokens left out (as CSP and the MAC release do)."
+    table = openclip_text_tower(clip).token_embedding.weight
+    rows = []
+    for word in words:
+        ids = tokenizer([word])[0]
+        rows.append(table[ids[1:int(ids.argmax())].to(table.device)].detach().float().mean(0))  # end of text: the largest id
+    return torch.stack(rows)
 
 # %% ../nbs/01_models.ipynb #e822c34a
 def _hf_source(rest: str) -> str:

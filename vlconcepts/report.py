@@ -26,9 +26,9 @@ __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'MO
            'interval_verdict', 'ReportSettings', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct',
            'top1_chance', 'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens',
            'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens',
-           'ModelReport', 'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table',
-           'axes_table', 'report_page', 'without_timings', 'report_name', 'purity_gap_rows', 'study_verdict',
-           'binding_recovery_rows']
+           'ModelReport', 'model_lens_plan', 'report_model', 'paired_tests', 'paper_points', 'summary_figure',
+           'scores_table', 'axes_table', 'report_page', 'without_timings', 'report_name', 'purity_gap_rows',
+           'study_verdict', 'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
 LENSES = ("compmap", "binding", "probes", "controlled_imcaps", "mac", "purity")
@@ -147,6 +147,8 @@ class ReportSettings:
 
 def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> ReportSettings:
     "`ReportSettings` with `overrides` ({field: value}, lists read as tuples); an unknown field is an error naming the known ones."
+    if overrides is not None and not isinstance(overrides, dict):
+        raise InputValidationError(f"report_settings: overrides are a dict {{field: value}} (a profile's `settings:`), got {overrides!r}.")
     known = {f.name for f in fields(ReportSettings)}
     unknown = sorted(set(overrides or {}) - known)
     if unknown: raise InputValidationError(f"Unknown report setting(s) {unknown}; known: {sorted(known)}.")
@@ -194,7 +196,7 @@ from .compmap import (CompositionConfig, compmap_dataset, composition_seed_rows,
 from .compprompts import world_compprompts
 from .controlled_imcaps import category_summary, compare_models, controlled_imcaps_data, pair_similarities, score_frame
 from .mac import evaluate_run, run_method, tiny_mac
-from .models import load_model
+from .models import has_image_tokens, has_openclip_text_tower, load_model
 from .probes import ProbeConfig, probe_predictions, probe_summary
 from .purity import niche_impurity_score, oracle_impurity_score, oracle_matrix, split_indices
 
@@ -244,7 +246,8 @@ def binding_lens(model, settings: ReportSettings) -> LensResult:
     scores, axes, items = {}, [], {}
     for task, fraction in settings.binding_fractions.items():
         data = binding_task(binding_dataset(task, "synthetic", fraction, settings.world_seed, settings.image_size), 0)
-        runs = run_binding(data, model, ("clip", "csp") if settings.binding_seeds else ("clip",), range(settings.binding_seeds), settings.binding_epochs, settings.device,
+        with_csp = bool(settings.binding_seeds) and has_openclip_text_tower(model)   # CSP prompts an open_clip text tower
+        runs = run_binding(data, model, ("clip", "csp") if with_csp else ("clip",), range(settings.binding_seeds), settings.binding_epochs, settings.device,
                            "clean", hparams_for={"csp": {"lr": settings.csp_lr}})
         accuracy = accuracy_runs(runs, data, ["gen"]).groupby("model").accuracy.mean()
         gen, title = data.indices("gen"), TASK_TITLES[task]
@@ -252,7 +255,9 @@ def binding_lens(model, settings: ReportSettings) -> LensResult:
         axes.append(Axis(f"Binding: {title} (zero-shot)", accuracy["CLIP"], 20.0, 100.0))
         items[f"binding {title} (zero-shot, gen)"] = top1_correct(runs[("clip", 0)][gen], data.target[gen])
     note = (f"gen-split accuracy (%), 5 candidates (chance 20); worlds at {settings.binding_fractions} of the paper's sizes; "
-            f"CSP mean over {settings.binding_seeds} seeds, {settings.binding_epochs} epochs, lr {settings.csp_lr:g}")
+            + (f"CSP mean over {settings.binding_seeds} seeds, {settings.binding_epochs} epochs, lr {settings.csp_lr:g}" if with_csp else
+               "CSP not run: " + ("binding_seeds is 0" if not settings.binding_seeds else
+                                  "it learns tokens inside an open_clip text tower, and this model has none")))
     return LensResult("binding", scores, axes, items, note)
 
 # %% ../nbs/70_report.ipynb #f0f4e1ad
@@ -348,8 +353,19 @@ class ModelReport:
     seconds: dict = field(default_factory=dict)
 
 
+def model_lens_plan(model) -> dict[str, Optional[str]]:
+    "`lens_plan` of `model`'s kind, with MAC skipped (and why) where its backend has no open_clip text tower or no image tokens."
+    plan = lens_plan(model.kind)
+    lacking = [what for what, has in (("open_clip text tower", has_openclip_text_tower(model)), ("image tokens", has_image_tokens(model)))
+               if not has]
+    if plan["mac"] is None and lacking:
+        plan["mac"] = (f"MAC's methods prompt an open_clip text tower with token embeddings and read the image's class and patch "
+                       f"tokens; {type(model).__name__} ({model.spec}) has no {' and no '.join(lacking)}")
+    return plan
+
+
 def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENSES) -> ModelReport:
-    "Run every lens of `only` that applies to `spec`'s kind (see `lens_plan`) at `settings`."
+    "Run every lens of `only` that applies to `spec`'s model (see `model_lens_plan`) at `settings`."
     import time
     unknown = sorted(set(only) - set(LENSES))
     if unknown: raise InputValidationError(f"Unknown lens(es) {unknown}; choose from {list(LENSES)}.")
@@ -357,7 +373,7 @@ def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENS
     runners = {"compmap": lambda: compmap_lens(model, label, settings), "binding": lambda: binding_lens(model, settings),
                "probes": lambda: probes_lens(spec, settings), "controlled_imcaps": lambda: imcaps_lens(model, label, settings),
                "mac": lambda: mac_lens(model, settings), "purity": lambda: purity_lens(model, settings)}
-    plan = lens_plan(model.kind)
+    plan = model_lens_plan(model)
     report = ModelReport(spec, label, model.kind, {}, {l: why for l, why in plan.items() if why is not None})
     for lens in LENSES:
         if plan[lens] is not None: continue
