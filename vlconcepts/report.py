@@ -244,9 +244,9 @@ def compmap_lens(model, label: str, settings: ReportSettings) -> LensResult:
 def binding_lens(model, settings: ReportSettings) -> LensResult:
     "Zero-shot and CSP accuracy (%) on the gen split of each binding world; per-sample zero-shot outcomes for paired tests."
     scores, axes, items = {}, [], {}
+    with_csp = bool(settings.binding_seeds) and has_openclip_text_tower(model)   # CSP learns tokens inside an open_clip text tower
     for task, fraction in settings.binding_fractions.items():
         data = binding_task(binding_dataset(task, "synthetic", fraction, settings.world_seed, settings.image_size), 0)
-        with_csp = bool(settings.binding_seeds) and has_openclip_text_tower(model)   # CSP prompts an open_clip text tower
         runs = run_binding(data, model, ("clip", "csp") if with_csp else ("clip",), range(settings.binding_seeds), settings.binding_epochs, settings.device,
                            "clean", hparams_for={"csp": {"lr": settings.csp_lr}})
         accuracy = accuracy_runs(runs, data, ["gen"]).groupby("model").accuracy.mean()
