@@ -36,9 +36,9 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_
            'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs',
            'offline_setting', 'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild',
            'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status',
-           'check_specs', 'experiment_readiness', 'doctor', 'export_world', 'train_probes', 'report_overrides',
-           'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch',
-           'build_parser', 'main']
+           'check_specs', 'experiment_readiness', 'missing_item', 'doctor', 'export_world', 'train_probes',
+           'report_overrides', 'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins',
+           'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -437,7 +437,8 @@ def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[
         needed |= {name for name in entries if text == name or f"/{folders[name]}/" in f"/{text}/"}
         if text in PACKAGED_SPECS or text.split(":", 1)[0] in known_prefixes(): specs.append(text)
     base = Path(root) if root is not None else data_dir()
-    missing = [f"dataset {n} (expected {base / entries[n].marker})" for n in sorted(needed) if not entries[n].present(root)]
+    missing = [f"dataset {n} (expected {base / entries[n].marker}; where to get it: {entries[n].where})" for n in sorted(needed)
+               if not entries[n].present(root)]
     if not needed and any(k.endswith("source") and v in ("real", "release") for k, v in overrides.items()):
         missing.append("it reads real data, but which dataset is not declared: add it to vlconcepts.cli.PAPER_DATASETS")
     notes = []
@@ -449,8 +450,17 @@ def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[
     return not missing, missing + notes
 
 # %% ../nbs/90_cli.ipynb #7e45afb5
+def missing_item(note: str) -> tuple[str, str]:
+    "An `experiment_readiness` note as (what: 'dataset mac' or a model spec, the whole note): doctor names each once, in full."
+    if note.startswith("dataset "): return note.split(" (expected ", 1)[0], note
+    optional = note.startswith("optional, skipped: ")
+    spec = note.removeprefix("optional, skipped: ").split(": ", 1)[0]
+    return ("optional, skipped: " if optional else "") + spec, note
+
+# %% ../nbs/90_cli.ipynb #9829b7c6
 def doctor(check_models: bool = True, echo=print) -> dict:
-    "Print the environment report; return it as a dict."
+    """Print the environment report; return it as a dict. Each paper experiment's line names what it lacks; how to get
+    each of those follows the table, once (under the key 'paper: how to get what is missing')."""
     import torch
     report = {"python": platform.python_version(), "platform": platform.platform()}
     for package in ("vlconcepts", "torch", "torchvision", "open_clip_torch", "transformers", "sentence-transformers",
@@ -479,12 +489,17 @@ def doctor(check_models: bool = True, echo=print) -> dict:
             report[f"model {spec}"] = _pretrained_cached(spec)
     try: folder = experiments_dir()
     except VLConceptsError: folder = None              # an installed copy without the notebooks
+    how = {}
     for notebook in experiment_notebooks(folder) if folder is not None and folder.is_dir() else []:
         if not (notebook.parent / "profiles" / f"{notebook.stem}.paper.yaml").is_file(): continue
         ready, notes = experiment_readiness(notebook)
-        report[f"paper {notebook.stem}"] = ("ready" if ready else "MISSING") + (": " + "; ".join(notes) if notes else "")
+        items = dict(missing_item(note) for note in notes)
+        how.update({what: note for what, note in items.items() if what != note})
+        report[f"paper {notebook.stem}"] = ("ready" if ready else "MISSING") + (": " + "; ".join(items) if items else "")
     width = max(len(k) for k in report)
     for key, value in report.items(): echo(f"{key:<{width}}  {value}")
+    if how: echo("\nHow to get what the paper experiments above lack (each once):\n" + "\n".join(f"- {note}" for note in how.values()))
+    report["paper: how to get what is missing"] = how
     return report
 
 # %% ../nbs/90_cli.ipynb #5f70a244
