@@ -2,7 +2,7 @@
 # `make test` runs the whole test suite, `make lab` opens the chapters in JupyterLab. Each sets up .venv/ first.
 PYTHON ?= python3
 # notebooks `make figures` runs at once (empty: as many as the cores hold, at most 4). Every tiny kernel runs on one
-# torch thread whatever JOBS is, so JOBS changes the wall time, never a number (vlconcepts.cli.PROFILE_THREADS).
+# torch thread whatever JOBS is, so JOBS changes the wall time, never a number (vlconcepts.core.PROFILE_THREADS).
 JOBS   ?=
 # pytest workers `make test` runs at once (pytest-xdist; empty: one per core, at most 4). Most of the suite is notebooks
 # and trainings on one torch thread each, which leave a second core idle (measured with two workers: README, `make test` row).

@@ -31,3 +31,28 @@ def test_smoke_run(notebook, tmp_path, private_tmpdir):
         assert path.stat().st_size > 0
     left = private_tmpdir()
     assert not left, f"{notebook.name} left {left} in the temporary folder (use `vlconcepts.core.scratch_folder`)"
+
+
+@pytest.mark.parametrize("notebook", EXPERIMENTS, ids=lambda p: p.stem)
+def test_the_cell_after_the_parameters_binds_the_profile(notebook):
+    "Run with papermill directly (`-p profile smoke`), a notebook still writes where its profile's outputs go (`core.use_profile`)."
+    import json
+    cells = [c for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "code"]
+    first = next(i for i, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", []))
+    assert "use_profile(profile)" in "".join(cells[first + 1]["source"]), f"{notebook.name}: call use_profile(profile) after the parameters"
+
+
+@pytest.mark.slow
+def test_papermill_run_of_another_profile_leaves_the_tiny_outputs_alone(tmp_path, monkeypatch):
+    "`papermill <experiment> out.ipynb -p profile smoke`, without `vlconcepts rebuild`: results/smoke/ of the checkout, not tables/."
+    import shutil
+    import papermill
+    checkout = tmp_path / "checkout"                                     # a checkout: settings.ini and vlconcepts/ mark its root
+    (checkout / "nbs" / "experiments").mkdir(parents=True); (checkout / "vlconcepts").mkdir(); (checkout / "settings.ini").write_text("[DEFAULT]\n")
+    notebook = shutil.copy(next(n for n in EXPERIMENTS if n.stem == "06_czsl_curves"), checkout / "nbs" / "experiments")
+    for name in ("VLCONCEPTS_PROFILE", "VLCONCEPTS_OUTPUT"): monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "cache"))
+    papermill.execute_notebook(str(notebook), str(tmp_path / "out.ipynb"), parameters={"profile": "smoke", "n_images": 150},
+                               cwd=str(Path(notebook).parent), progress_bar=False, kernel_name="python3")
+    assert not (checkout / "tables").exists() and not (checkout / "figures").exists()   # no committed tiny output written
+    assert list((checkout / "results" / "smoke" / "tables").glob("czsl_*.md"))          # the smoke outputs, in their folder

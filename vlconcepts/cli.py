@@ -22,7 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (ModelSpecError, VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device,
+from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device,
                              repo_root, restored_environment)
 from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
@@ -30,15 +30,15 @@ from .dry_worlds import DRY_PROFILES, use_dry_data
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'PROFILE_THREADS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
-           'PAPER_DATASETS', 'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'experiments_dir', 'experiment_notebooks',
-           'no_notebook_matches', 'parameters_cells', 'notebook_parameters', 'check_parameters_cell',
-           'profile_overrides', 'run_parameters', 'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs',
-           'offline_setting', 'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild',
-           'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status',
-           'check_specs', 'experiment_readiness', 'missing_item', 'doctor', 'export_world', 'train_probes',
-           'report_overrides', 'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins',
-           'add_report_parser', 'launch', 'build_parser', 'main']
+__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS', 'PAPER_DATASETS',
+           'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches',
+           'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
+           'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable',
+           'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
+           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'check_specs',
+           'experiment_readiness', 'missing_item', 'doctor', 'export_world', 'train_probes', 'report_overrides',
+           'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch',
+           'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -185,7 +185,6 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
     finally: shutil.rmtree(staging, ignore_errors=True)
 
 # %% ../nbs/90_cli.ipynb #d8b2f3a4
-PROFILE_THREADS = {"tiny": 1, "smoke": 1}  # torch threads per kernel that define a CPU profile's numbers, on any machine
 MAX_DEFAULT_JOBS = 4                        # notebooks at once by default (each kernel holds ~0.5-1 GB)
 
 

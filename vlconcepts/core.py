@@ -26,13 +26,14 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import', 'data_dir', 'cache_dir',
-           'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError',
-           'DatasetNotFound', 'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir',
-           'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator', 'pick_device', 'progress',
-           'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder',
-           'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data',
-           'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+__all__ = ['PROFILE_THREADS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import', 'data_dir',
+           'cache_dir', 'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
+           'InputValidationError', 'DatasetNotFound', 'repo_root', 'profile_outputs', 'output_root', 'figures_dir',
+           'tables_dir', 'use_profile', 'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator',
+           'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size',
+           'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data',
+           'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables',
+           'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -205,6 +206,24 @@ def tables_dir() -> Path:
     path = output_root() / "tables"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+# %% ../nbs/00_core.ipynb #75193116
+PROFILE_THREADS = {"tiny": 1, "smoke": 1}  # torch threads per kernel that define a CPU profile's numbers, on any machine
+
+
+def use_profile(profile: str) -> str:
+    "Route this process's figures and tables to `profile`'s folder and label (`output_root`), as `vlconcepts rebuild` does for its kernels."
+    profile_outputs(profile, Path("/"))                        # checks the name
+    if os.environ.get("VLCONCEPTS_PROFILE", profile) != profile:
+        raise InputValidationError(f"This kernel runs for profile {os.environ['VLCONCEPTS_PROFILE']!r} ($VLCONCEPTS_PROFILE), "
+                                   f"but its notebook was given profile {profile!r}: pass the same profile to both.")
+    os.environ["VLCONCEPTS_PROFILE"] = profile
+    threads = PROFILE_THREADS.get(profile)
+    if threads and os.environ.get("OMP_NUM_THREADS") != str(threads):
+        warnings.warn(f"Profile {profile!r} defines its numbers on {threads} thread(s) per kernel; this one started with "
+                      f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, so trained numbers may differ from the "
+                      f"committed ones. `vlconcepts rebuild` sets it (or start papermill with OMP_NUM_THREADS={threads} MKL_NUM_THREADS={threads}).")
+    return profile
 
 # %% ../nbs/00_core.ipynb #5008be79
 def is_whole_number(value, low: int = 0, high: int | None = None) -> bool:
