@@ -212,17 +212,18 @@ PROFILE_THREADS = {"tiny": 1, "smoke": 1}  # torch threads per kernel that defin
 
 
 def use_profile(profile: str) -> str:
-    "Route this process's figures and tables to `profile`'s folder and label (`output_root`), as `vlconcepts rebuild` does for its kernels."
+    """Route this process's figures and tables to `profile`'s folder and label (`output_root`) and run it on the profile's
+    threads (`PROFILE_THREADS`: torch's, BLAS's and OpenMP's pools, and what it starts), as `vlconcepts rebuild` does."""
     profile_outputs(profile, Path("/"))                        # checks the name
     if os.environ.get("VLCONCEPTS_PROFILE", profile) != profile:
         raise InputValidationError(f"This kernel runs for profile {os.environ['VLCONCEPTS_PROFILE']!r} ($VLCONCEPTS_PROFILE), "
                                    f"but its notebook was given profile {profile!r}: pass the same profile to both.")
     os.environ["VLCONCEPTS_PROFILE"] = profile
-    threads = PROFILE_THREADS.get(profile)
-    if threads and os.environ.get("OMP_NUM_THREADS") != str(threads):
-        warnings.warn(f"Profile {profile!r} defines its numbers on {threads} thread(s) per kernel; this one started with "
-                      f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, so trained numbers may differ from the "
-                      f"committed ones. `vlconcepts rebuild` sets it (or start papermill with OMP_NUM_THREADS={threads} MKL_NUM_THREADS={threads}).")
+    if threads := PROFILE_THREADS.get(profile):
+        from threadpoolctl import threadpool_limits
+        torch.set_num_threads(threads)
+        threadpool_limits(threads)                             # numpy's BLAS and scikit-learn's OpenMP, already loaded
+        os.environ.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
     return profile
 
 # %% ../nbs/00_core.ipynb #5008be79
