@@ -183,9 +183,15 @@ def run_dir_of(config: ToyITMConfig) -> Path:
     return run_folder("toyitm-runs", "tiny", config, "cpu", modules=("vlconcepts.toyitm", "vlconcepts.toyclip"))
 
 
+def trial_config(variant: str, seed: int, steps: int, pool_size: int = 1024, test_scale: float = 1.0) -> ToyITMConfig:
+    "The run of `variant`: its pinned fields; below test scale 1 (a smoke run) the in-training evaluation shrinks with the test sets."
+    smoke = {} if test_scale == 1 else {"eval_scenes": max(2, round(ToyITMConfig().eval_scenes * test_scale))}
+    return ToyITMConfig(seed=seed, steps=steps, pool_size=pool_size, **VARIANTS[variant], **smoke)
+
+
 def train_and_score(variant: str, seed: int, steps: int, out: Path, pool_size: int = 1024, test_scale: float = 1.0) -> dict:
     "Train (or resume, or reuse) one run of `variant` and write its held-out scores to `out/<variant>-seed<seed>.json`."
-    config = ToyITMConfig(seed=seed, steps=steps, pool_size=pool_size, **VARIANTS[variant])
+    config = trial_config(variant, seed, steps, pool_size, test_scale)
     started = time.perf_counter()
     run = train_toyitm(config, run_dir_of(config), device="cpu", eval_fn=itm_eval_fn(config))
     scores = evaluate_itm(run.model, **{k: v if k == "seed" else max(2, round(v * test_scale)) for k, v in TEST_SIZES.items()})
@@ -230,7 +236,7 @@ def edit_split(variants, seeds, steps: int, pool_size: int = 1024, test_scale: f
     frames = []
     for variant in variants:
         for seed in seeds:
-            config = ToyITMConfig(seed=seed, steps=steps, pool_size=pool_size, **VARIANTS[variant])
+            config = trial_config(variant, seed, steps, pool_size, test_scale)
             if not (run_dir_of(config) / "last.pt").is_file(): raise SystemExit(f"No finished run of {variant} seed {seed}: run `train` first.")
             run = train_toyitm(config, run_dir_of(config), device="cpu")
             if run.step < config.steps: raise SystemExit(f"{variant} seed {seed} stopped at step {run.step} of {config.steps}.")
@@ -250,7 +256,7 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", type=Path, default=cache_dir() / "toyitm-release-trials")
     parser.add_argument("--pool-size", type=int, default=ToyITMConfig().pool_size)
-    parser.add_argument("--test-scale", type=float, default=1.0, help="scales the test sizes (1: the experiment's)")
+    parser.add_argument("--test-scale", type=float, default=1.0, help="scales the test sizes and the in-training evaluation (1: the experiment's)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     if args.command == "report": return report(args.out)

@@ -260,6 +260,10 @@ def test_toyitm_grammar_diagnostic_plain_share(benchmark_script):
 def test_toyitm_release_trials_smoke(capsys, benchmark_script, one_torch_thread, tmp_path):
     "benchmarks/toyitm_release_trials.py on smoke sizes: every variant trains, their scores are written and each trial's rule is applied."
     script = benchmark_script("toyitm_release_trials")
+    from vlconcepts.toyitm import ToyITMConfig
+    for variant in script.VARIANTS:                     # at test scale 1 a trial's run is the pinned config, its run folder unmoved
+        assert script.trial_config(variant, 1, 8000) == ToyITMConfig(seed=1, steps=8000, **script.VARIANTS[variant])
+    assert script.trial_config("independent", 0, 2, 24, 0.02).eval_scenes == 2             # a smoke run evaluates small sets
     for variant in script.VARIANTS:
         record = script.main(["train", "--variant", variant, "--steps", "2", "--pool-size", "24", "--test-scale", "0.02",
                               "--out", str(tmp_path / "runs")])

@@ -5,6 +5,7 @@
 # %% ../nbs/04g_world_mixture.ipynb #38b3168a
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -250,7 +251,8 @@ def render_mixture_pool(rng: np.random.Generator, n: int, size: int, mixture: di
     return (images.clamp(0, 1) * 255).round().to(torch.uint8), scenes
 
 # %% ../nbs/04g_world_mixture.ipynb #51827301
-def mixture_words() -> set[str]:
+@functools.cache                                             # 0.5 s of caption sampling: once per process
+def mixture_words() -> frozenset[str]:
     "Every word the captions of the mixture's new worlds can contain (CLEVR's grammar adds its own, also in this set)."
     from vlconcepts.captions import NUMBER_WORDS, RELATION_PHRASES
     from vlconcepts.caption_data import STATE_CHANGE_VERBS
@@ -265,4 +267,4 @@ def mixture_words() -> set[str]:
     rng = np.random.default_rng(0)                           # the ControlledImCaps phrasings: 40 pairs of every type
     for kind in IMCAPS_TYPES:
         for _ in range(40): words |= {w for c in make_imcaps_pair(rng, kind, check_visibility=False).captions for w in c.split()}
-    return words
+    return frozenset(words)
