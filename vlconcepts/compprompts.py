@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import islice
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -177,13 +177,14 @@ class Lexicon:
     synonyms: tuple = ()
     plural: Callable = plural
 
-    @property
+    # read once per prompt drawn (tens of thousands per draw): computed on first use, the lexicon being frozen
+    @cached_property
     def all_nouns(self) -> tuple: return tuple(n for nouns in self.nouns.values() for n in nouns)
-    @property
+    @cached_property
     def noun_kind(self) -> dict: return {n: kind for kind, nouns in self.nouns.items() for n in nouns}
-    @property
+    @cached_property
     def positions(self) -> list: return [d for d, (one, _) in self.spatial.items() if one]
-    @property
+    @cached_property
     def relations(self) -> list: return [d for d, (_, two) in self.spatial.items() if two]
 
 
