@@ -289,6 +289,22 @@ def test_worker_threads_benchmark_times_three_ways(benchmark_script):
     with pytest.raises(SystemExit, match="failed"): script.main(["--tests", "tests/test_sync.py::no_such_test", "--threads", "1"])
 
 
+def test_suite_ab_reads_ci_output_and_rejects_unknown_commits(benchmark_script, tmp_path):
+    "benchmarks/suite_ab.py: pytest's summary and duration lines read from CI's output; a revision that is no commit is refused first."
+    script = benchmark_script("suite_ab")
+    text = ("============================= slowest durations =============================\n"
+            "91.95s call     tests/test_notebooks.py::test_library_notebook[90_cli]\n"
+            "20.78s setup    tests/test_accelerate.py::test_sharded_extraction_equals_one_process\n"
+            "==== 1323 passed, 14 skipped, 30 xfailed, 23 warnings in 676.54s (0:11:16) =====\n")
+    summary, durations = script.read_ci_output(text)
+    assert summary == "1323 passed, 14 skipped, 30 xfailed, 23 warnings in 676.54s (0:11:16)"
+    assert durations == {"tests/test_notebooks.py::test_library_notebook[90_cli] (call)": 91.95,
+                         "tests/test_accelerate.py::test_sharded_extraction_equals_one_process (setup)": 20.78}
+    assert script.read_ci_output("make: *** [test] Error 1\n") == (None, {})
+    with pytest.raises(SystemExit): script.main(["no-such-commit", "HEAD", "--shared", str(tmp_path), "--work", str(tmp_path / "w")])
+    assert not (tmp_path / "w").exists()                                    # nothing cloned
+
+
 def test_rebuild_profile_reads_py_spy_raw(benchmark_script, tmp_path):
     "benchmarks/rebuild_profile.py: a library function counts once per stack (recursion too), per kernel process, in samples."
     script = benchmark_script("rebuild_profile")
