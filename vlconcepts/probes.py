@@ -534,7 +534,6 @@ def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: Pr
 
 # %% ../nbs/41_probes.ipynb #2aa7b1ae
 @lru_cache(maxsize=4)
-@lru_cache(maxsize=4)                                   # two CompPrompts draws: seconds, once per seed and process
 def held_out_captions(seed: int = 0) -> frozenset[str]:
     "Normalised prompts of the CompPrompts draw `seed` and of its worlds'-vocabulary draw, with their word-order counterparts: never trained on."
     prompts = excluded_prompts(compprompts(seed=seed)) | excluded_prompts(world_compprompts(seed=seed))
