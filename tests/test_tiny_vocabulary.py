@@ -80,6 +80,9 @@ TOYCLIP_TIES = {  # measured on the committed toyclip:default (the world mixture
     "controlled imcaps": "13 pairs, e.g. '… to the left of …' ~ '… to the right of …' 0.995, 'carrying' ~ 'riding' 0.994"}
 
 
+TOYCLIP_TIE_COUNTS = {"mit-states pairs": 2, "cub attributes": 17, "binding": 21, "controlled imcaps": 13}   # the counts above
+
+
 def _toyclip_world(world):
     reason = TOYCLIP_TIES.get(world)
     return pytest.param(world, marks=pytest.mark.xfail(reason=f"measured ties: {reason}", strict=True)) if reason else world
@@ -89,6 +92,13 @@ def _toyclip_world(world):
 def test_toyclip_gives_every_concept_prompt_its_own_embedding(toyclip, world):
     prompts = world_prompts()[world]
     assert not ties(toyclip.encode_texts(prompts), prompts)[:10]
+
+
+def test_toyclip_ties_no_more_prompts_than_measured(toyclip):
+    "The expected failures above fail for the measured ties only: a world ties no more pairs than recorded, the others none."
+    counts = {world: len(ties(toyclip.encode_texts(prompts), prompts)) for world, prompts in world_prompts().items()}
+    assert set(TOYCLIP_TIE_COUNTS) == set(TOYCLIP_TIES)
+    assert all(counts[world] <= TOYCLIP_TIE_COUNTS.get(world, 0) for world in counts), counts
 
 
 def test_toyclip_trained_every_token_of_every_prompt(toyclip):
@@ -139,16 +149,34 @@ TOYITM_TIES = {  # measured on the committed toyitm:default (2026-11-27, trial 3
     "controlled imcaps": "1 pair: 'a blue cube resting' ~ 'a blue cube' 0.990"}
 
 
+TOYITM_TIE_COUNTS = {"mit-states pairs": 5, "cub attributes": 14, "cub classes": 2, "binding": 1, "controlled imcaps": 1}
+
+
 def _toyitm_world(world):
     reason = TOYITM_TIES.get(world)
     return pytest.param(world, marks=pytest.mark.xfail(reason=f"measured ties: {reason}", strict=True)) if reason else world
 
 
+@pytest.fixture(scope="module")
+def toyitm_ties(toyitm, itm_images):
+    "Each world's tied prompt pairs under toyitm:default, from its match-logit profiles (centred per prompt) on `itm_images`."
+    found = {}
+    for world, prompts in world_prompts().items():
+        scores = toyitm.match_scores(itm_images, prompts).T          # [prompts, images]
+        found[world] = ties(scores - scores.mean(1, keepdim=True), prompts)
+    return found
+
+
 @pytest.mark.parametrize("world", [_toyitm_world(w) for w in world_prompts()])
-def test_toyitm_tells_every_concept_prompt_apart(toyitm, itm_images, world):
-    prompts = world_prompts()[world]
-    scores = toyitm.match_scores(itm_images, prompts).T          # [prompts, images]
-    assert not ties(scores - scores.mean(1, keepdim=True), prompts)[:10]
+def test_toyitm_tells_every_concept_prompt_apart(toyitm_ties, world):
+    assert not toyitm_ties[world][:10]
+
+
+def test_toyitm_ties_no_more_prompts_than_measured(toyitm_ties):
+    "The expected failures above fail for the measured ties only: a world ties no more pairs than recorded, the others none."
+    counts = {world: len(tied) for world, tied in toyitm_ties.items()}
+    assert set(TOYITM_TIE_COUNTS) == set(TOYITM_TIES)
+    assert all(counts[world] <= TOYITM_TIE_COUNTS.get(world, 0) for world in counts), counts
 
 
 def test_toyitm_has_a_trained_whole_word_token_for_every_word(toyitm):

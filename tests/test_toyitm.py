@@ -87,6 +87,16 @@ def test_default_checkpoint_meets_the_bar_in_the_clevr_view(default_results):
     assert default_results["single"] >= 0.85, default_results
 
 
+MEASURED_BELOW_BAR = {"world_attributes": 0.758, "world_birds": 0.683, "single": 0.598}  # this test's reading (240 each, seed 2024), 2026-12-01
+
+
+def test_default_checkpoint_misses_its_bars_by_the_measured_amount_only(default_results):
+    "The expected failures above are the measured ones: none of those accuracies reads more than 0.02 below what was recorded."
+    fallen = {name: (round(default_results[name], 3), measured) for name, measured in MEASURED_BELOW_BAR.items()
+              if default_results[name] < measured - 0.02}
+    assert not fallen, fallen
+
+
 def test_default_checkpoint_through_the_model_interface():
     "`match_scores` (every image × every text) agrees with the aligned-pair scores used for training and evaluation."
     model = load_model("toyitm:default", device="cpu")
