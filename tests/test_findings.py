@@ -35,44 +35,75 @@ def locatable(cell) -> bool:
     return frame is not None and cell.locate(frame) is not None
 
 
+def fitting_lookup(term):
+    "The first lookup of a `FirstOf` whose cells are all in the committed tables' layout."
+    fits = [t for t in term.terms if all(locatable(c) for c in cells_in(t))]
+    assert fits, f"no lookup of {term} fits the committed tables"
+    return fits[0]
+
+
+def term_value(term, values: dict):
+    "What `term` evaluates to under the cell `values` recorded so far (None while one of its cells has none)."
+    if _constant(term): return float(term)
+    if isinstance(term, F.Cell): return values.get(term)
+    if isinstance(term, F.Diff):
+        a, b = term_value(term.a, values), term_value(term.b, values)
+        return None if a is None or b is None else a - b
+    if isinstance(term, F.Mean):
+        parts = [term_value(t, values) for t in term.terms]
+        return None if None in parts else float(np.mean(parts))
+    if isinstance(term, F.FirstOf): return term_value(fitting_lookup(term), values)
+    return None
+
+
 def assign(term, target: float, values: dict, correlations: dict):
-    "Record the cell values that make `term` evaluate to `target` (a rank correlation: its sign)."
-    if _constant(term): return
-    if isinstance(term, F.Cell):
-        if term in values and values[term] != target: raise AssertionError(f"{term} needs two values: {values[term]} and {target}")
-        values[term] = target
+    """Record cell values that make `term` evaluate to `target` (a rank correlation: its sign); cells already recorded
+    keep their values (a mean's other terms, a difference's other side absorb the rest)."""
+    if _constant(term) or term_value(term, values) is not None: return
+    if isinstance(term, F.Cell): values[term] = target
     elif isinstance(term, F.Diff):
         if _constant(term.b): assign(term.a, target + term.b, values, correlations)
+        elif (b := term_value(term.b, values)) is not None: assign(term.a, target + b, values, correlations)
+        elif (a := term_value(term.a, values)) is not None: assign(term.b, a - target, values, correlations)
         else: assign(term.a, target, values, correlations); assign(term.b, 0.0, values, correlations)
     elif isinstance(term, F.Mean):
-        for t in term.terms: assign(t, target, values, correlations)
-    elif isinstance(term, F.FirstOf):                                     # the lookup that fits the committed layout
-        fits = [t for t in term.terms if all(locatable(c) for c in cells_in(t))]
-        assert fits, f"no lookup of {term} fits the committed tables"
-        assign(fits[0], target, values, correlations)
+        known = [v for t in term.terms if (v := term_value(t, values)) is not None]
+        free = [t for t in term.terms if term_value(t, values) is None]
+        for t in free: assign(t, (target * len(term.terms) - sum(known)) / len(free), values, correlations)
+    elif isinstance(term, F.FirstOf): assign(fitting_lookup(term), target, values, correlations)
     elif isinstance(term, F.RankCorrelation): correlations[term] = 1 if target > 0 else -1
     else: raise AssertionError(f"unknown term {term!r}")
 
 
-def hand_made_values(finding, hold: bool):
-    "Cell values (and rank-correlation signs) under which every check of `finding` goes the paper's way (`hold`) or the opposite."
+def solve_checks(checks_up) -> tuple[dict, dict]:
+    """Cell values (and rank-correlation signs) under which each (check, up) pair goes its way: `up` makes `a` the larger
+    side by far. Checks are taken in order; a side already set by an earlier check fixes where the other side goes."""
     values, correlations = {}, {}
-    for check in finding.checks:
-        up = (check.op == ">") == hold                                   # should `a` be the larger side?
+    for check, up in checks_up:
         if _constant(check.b) or _constant(check.a):
             term, c = (check.a, check.b) if _constant(check.b) else (check.b, check.a)
             delta = max(2 * check.min_gap, 0.5 * abs(c), 0.01)
             bigger = up if term is check.a else not up
             assign(term, c + delta if bigger else c - delta, values, correlations)
+            continue
+        gap = 10 * max(check.min_gap, 0.01)
+        a, b = term_value(check.a, values), term_value(check.b, values)
+        if a is not None: assign(check.b, a - gap if up else a + gap, values, correlations)
+        elif b is not None: assign(check.a, b + gap if up else b - gap, values, correlations)
         else:
-            low, high = 10.0, 10.0 + 10 * max(check.min_gap, 0.01)
-            assign(check.a, high if up else low, values, correlations)
-            assign(check.b, low if up else high, values, correlations)
+            assign(check.a, 10.0 + gap if up else 10.0, values, correlations)
+            assign(check.b, 10.0 if up else 10.0 + gap, values, correlations)
     return values, correlations
 
 
-def write_hand_made_tables(finding, hold: bool, folder: Path):
-    values, correlations = hand_made_values(finding, hold)
+def hand_made_values(finding, hold: bool):
+    "Cell values (and rank-correlation signs) under which every check of `finding` goes the paper's way (`hold`) or the opposite."
+    return solve_checks([(check, (check.op == ">") == hold) for check in finding.checks])
+
+
+def write_hand_made_tables(finding, hold: bool, folder: Path, solved: tuple | None = None):
+    "Tables in the committed layout with the cells `hand_made_values(finding, hold)` sets (or the `solved` values given)."
+    values, correlations = solved or hand_made_values(finding, hold)
     frames = {}
     for table in {c.table for c in values} | {r.table for r in correlations}:
         assert (TABLES / f"{table}.csv").exists(), f"{finding.id}: no committed tables/{table}.csv to take the layout from"
@@ -361,3 +392,33 @@ def test_toyitm_grammar_diagnostic_in_mixture(capsys, benchmark_script, one_torc
     release = toyitm.default_checkpoint()[0]
     diagnostic.main(["--test", "8", "--threads", "1", "--world-fields", "--score-runs", str(release)])
     assert f"| checkpoint {release}" in capsys.readouterr().out
+
+
+def _supported_causes():
+    "Every cause with `support` checks, once each, with the id of the first finding that names it."
+    seen = {}
+    for finding in F.FINDINGS:
+        for k, cause in enumerate(finding.causes):
+            if cause.support: seen.setdefault(id(cause), pytest.param(cause, id=f"{finding.id}[{k}]"))
+    return list(seen.values())
+
+
+def _cause_cases():
+    "Each supported cause with all its checks held (-1), and with each one check made to fail while the others hold."
+    return [pytest.param(p.values[0], failing, id=f"{p.id}-{'supported' if failing < 0 else f'check {failing} fails'}")
+            for p in _supported_causes() for failing in range(-1, len(p.values[0].support))]
+
+
+@pytest.mark.parametrize("cause, failing", _cause_cases())
+def test_each_cause_is_stated_only_when_all_its_support_holds(cause, failing, tmp_path):
+    """A cause's `support` checks on hand-made tables (the tables it points to copied from the committed ones where the
+    support sets none): stated when every check holds, and not when any one of them fails while the others hold."""
+    holding = [(c, c.op == ">") for k, c in enumerate(cause.support) if k != failing]
+    failed = [(cause.support[failing], cause.support[failing].op != ">")] if failing >= 0 else []
+    support = type("Support", (), {"checks": cause.support, "id": cause.text[:40]})
+    write_hand_made_tables(support, True, tmp_path, solved=solve_checks(holding + failed))
+    for table in cause.tables:
+        if not (tmp_path / f"{table}.csv").exists(): shutil.copy(TABLES / f"{table}.csv", tmp_path)
+    verdicts = [check.judge(tmp_path)[0] for check in cause.support]
+    assert [v == F.HOLDS for v in verdicts] == [k != failing for k in range(len(verdicts))], verdicts
+    assert (cause.stated(tmp_path) is not None) == (failing < 0)
