@@ -70,8 +70,26 @@ export: install
 check-clean: export
 	git diff --exit-code -- nbs vlconcepts
 
+# `make benchmarks` runs the speed (and cost) comparisons that need no argument, one after the other with their defaults;
+# each prints its own figure beside the README's "Measured here" row. Several run for many minutes on a 2-core CPU
+# (czsl_speed's per-bias reference, compmap_speed's paper-size model over its 400 epochs, rebuild_side_by_side's two
+# cold notebooks twice); `python benchmarks/<name>.py --help` lists each one's options (smaller sizes, --device cuda).
+# Left out, with why:
+#   need positional arguments: findings_across_hosts (another host's tables folder), rebuild_profile (a py-spy
+#     recording), suite_ab (two commits), toyitm_release_trials (a command: train, report or edits);
+#   measure on a GPU by default (--device cuda): gpu_cost_binding, gpu_cost_mac, paper_gpu_cost;
+#   long runs or studies, not speed figures: dry_run (a whole dry rebuild, every experiment notebook), tiny_model_scaling,
+#     toyclip_locked_image, toyclip_text_phase, toyclip_wing_layers, toyitm_grammar_diagnostic, toyitm_pattern_exposure
+#     (issue 18's training diagnostics), bird_part_pixels (a pixel count), mac_parameter_check (a parameter's effect on
+#     MAC Table 2), probe_memory (a memory count for the paper's probe step), test_worker_threads (times tests/, not the
+#     package: the suite's two longest tests three ways, about 10 min);
+#   _common (helpers the scripts import).
+BENCHMARKS := encode_throughput cache_speedup sharded_extraction dataset_fingerprint fingerprint_memory import_time \
+              render_throughput dataset_generation purity_speed czsl_speed compmap_speed binding_speed probes_speed \
+              mac_speed mac_training_reuse rebuild_side_by_side isa_emulation
+
 benchmarks: install
-	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	for b in $(BENCHMARKS); do echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; done
 
 distclean:
 	rm -rf $(VENV) runs
