@@ -28,12 +28,12 @@ import torch
 # %% auto #0
 __all__ = ['PROFILE_THREADS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import', 'data_dir',
            'cache_dir', 'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
-           'InputValidationError', 'DatasetNotFound', 'repo_root', 'profile_outputs', 'output_root', 'figures_dir',
-           'tables_dir', 'use_profile', 'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator',
-           'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size',
-           'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data',
-           'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables',
-           'paper_table']
+           'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root',
+           'figures_dir', 'tables_dir', 'use_profile', 'is_whole_number', 'check_seed', 'seed_everything',
+           'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write',
+           'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference',
+           'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure',
+           'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -166,6 +166,17 @@ class DatasetNotFound(VLConceptsError, FileNotFoundError):
             f"Where to get it: {where_to_get}\n"
             f"(Real datasets are read from $VLCONCEPTS_DATA, currently {data_dir()}; "
             f"`vlconcepts world export` writes a synthetic stand-in in the same layout.)")
+
+# %% ../nbs/00_core.ipynb #ae2d420c
+def string_list(values, what: str = "texts") -> list[str]:
+    "`values` as a list of strings; one string alone (it would be read as its letters) or a non-string item is refused."
+    if isinstance(values, str):
+        raise InputValidationError(f"{what}: expected a list of strings, got one string {values[:40]!r}; wrap it in a list: [{values[:40]!r}].")
+    try: values = list(values)
+    except TypeError: raise InputValidationError(f"{what}: expected a list of strings, got a {type(values).__name__}.") from None
+    for index, value in enumerate(values):
+        if not isinstance(value, str): raise InputValidationError(f"{what}[{index}] is a {type(value).__name__}, expected str.")
+    return values
 
 # %% ../nbs/00_core.ipynb #d2408a3a
 def repo_root(start: Optional[Path] = None) -> Optional[Path]:
