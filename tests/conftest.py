@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ["HF_HUB_OFFLINE"] = "1"          # always: a developer's shell may say 0, and no test may reach a model hub
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("VLCONCEPTS_PROGRESS", "0")
 os.environ.setdefault("MPLBACKEND", "Agg")
 

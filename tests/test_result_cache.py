@@ -36,7 +36,9 @@ def test_a_cached_first_trial_gives_the_same_later_trials(monkeypatch, tmp_path)
     full = purity.run_table1(n_trials=2, **settings)
     monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "other-cache"))
     purity.run_table1(n_trials=1, **settings)                 # trial 0 only, then trial 1 with trial 0 cached
+    calls = counting(monkeypatch, purity, "table1_scores")
     pd.testing.assert_frame_equal(purity.run_table1(n_trials=2, **settings), full)
+    assert len(calls) == 2                                    # trial 1 of each of the 2 modes; both trials 0 were read back
 
 
 def test_train_and_score_trains_once_per_trial_and_setting(monkeypatch, one_torch_thread):
