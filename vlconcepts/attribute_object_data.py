@@ -141,6 +141,9 @@ MIT_STATES_DATASET = register_dataset(DatasetEntry(
 
 def _read_pair_file(path: Path, n_tokens: Optional[int] = None) -> list[tuple[tuple[str, ...], str]]:
     "Lines of a pairs file as (attributes, object): all tokens but the last are attributes."
+    if path.is_dir():
+        raise DatasetFormatError(f"{path} is a folder, but a file is expected here: a split file with one composition "
+                                 "('attr obj', object last) per line. Put the split file there, or re-download or re-export the dataset.")
     out = []
     for k, line in read_lines(path):
         tokens = line.split()
@@ -182,6 +185,38 @@ def _no_image_matched(metadata_path: Path, split_files: Sequence[Path], split_ex
                               f"the split files {listed}, the metadata {labelled}. Split files and metadata must come from "
                               "the same release or export: re-download or re-export them together.")
 
+# %% ../nbs/04b_attribute_object_data.ipynb #a5acb01a
+def _mit_split_pairs(root: Path) -> dict[str, list[tuple[str, str]]]:
+    "The (attribute, object) pairs of each TMN split file under `root`; an empty split file is a `DatasetFormatError`."
+    split_pairs_ = {}
+    for split in SPLIT_NAMES:
+        path = require_path(root / MIT_SPLIT_DIR / f"{split}_pairs.txt", "mit-states")
+        lines = _read_pair_file(path, 2)
+        if not lines:
+            raise DatasetFormatError(f"{path}: the file lists no pairs; a split file has one 'attr obj' pair per line, and without "
+                                     f"them every {split} image is dropped{' and no pair is seen' if split == 'train' else ''}. "
+                                     "Re-download the TMN split (compositional_split_natural.tar.gz, github.com/facebookresearch/"
+                                     "taskmodularnets) or re-export it (`vlconcepts world export mit-states --out <root>`).")
+        split_pairs_[split] = [(attrs[0], obj) for attrs, obj in lines]
+    return split_pairs_
+
+
+def _read_mit_metadata(path: Path) -> list:
+    "The metadata list of `path`; a folder, or a file `torch.load` cannot read (text, another format), is a `DatasetFormatError`."
+    what = (f"the TMN metadata {MIT_METADATA}, a list of {{image, attr, obj, set}} dicts saved with torch.save (in the TMN "
+            "split's compositional_split_natural.tar.gz, github.com/facebookresearch/taskmodularnets, or written by "
+            "`vlconcepts world export mit-states --out <root>`)")
+    if path.is_dir(): raise DatasetFormatError(f"{path} is a folder, but a file is expected: {what}.")
+    try: metadata = torch.load(path, weights_only=True)
+    except Exception as e:
+        with open(path, "rb") as f: head = f.read(8)
+        kind = ("a torch file that torch.load cannot read" if head[:2] in (b"PK", b"\x80\x02")   # zip or legacy torch.save
+                else f"not a torch-serialised .t7 file (it starts {head!r})")
+        raise DatasetFormatError(f"{path}: {kind} ({type(e).__name__}: {str(e)[:200]}); it should be {what}.") from e
+    if not isinstance(metadata, list): raise DatasetFormatError(f"{path}: expected a list of dicts, got {type(metadata).__name__}")
+    return metadata
+
+
 # %% ../nbs/04b_attribute_object_data.ipynb #0a0bdee2
 @MIT_STATES_DATASET.loads
 def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") -> AttributeObjectDataset:
@@ -189,14 +224,9 @@ def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") 
     Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
     root = Path(root) if root is not None else data_dir() / "mit-states"
     require_path(root, "mit-states")
-    split_pairs_ = {}
-    for split in ("train", "val", "test"):
-        lines = _read_pair_file(require_path(root / MIT_SPLIT_DIR / f"{split}_pairs.txt", "mit-states"), 2)
-        split_pairs_[split] = [(attrs[0], obj) for attrs, obj in lines]
+    split_pairs_ = _mit_split_pairs(root)
     metadata_path = require_path(root / MIT_METADATA, "mit-states")
-    try: metadata = torch.load(metadata_path, weights_only=True)
-    except Exception as e: raise DatasetFormatError(f"{metadata_path}: cannot be read with torch.load ({e})") from e
-    if not isinstance(metadata, list): raise DatasetFormatError(f"{metadata_path}: expected a list of dicts, got {type(metadata).__name__}")
+    metadata = _read_mit_metadata(metadata_path)
     known = {p for ps in split_pairs_.values() for p in ps}
     paths, splits, attrs, objs, convention = [], [], [], [], None
     for k, entry in enumerate(metadata):

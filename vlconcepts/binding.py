@@ -18,8 +18,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .cache import cached_activations, cached_image_features, cached_text_features, code_digest, dataset_fingerprint
-from .core import (InputValidationError, get_logger, paper_table, paper_tables, pick_device, progress,
-                             save_table, seed_everything)
+from .core import (InputValidationError, get_logger, is_whole_number, paper_table, paper_tables, pick_device,
+                             progress, save_table, seed_everything, string_list)
 from .czsl import apply_bias, check_scores, choose_bias
 from .datasets import cached_world
 from .scenes import OPPOSITE_RELATION
@@ -69,6 +69,10 @@ def binding_dataset(task: str, source: str = "synthetic", fraction: float = 1.0,
                  size: Optional[int] = None) -> BindingDataset:
     "Binding world `task` from `source`: 'synthetic' (rendered at `fraction` of Table 1), 'release', or a release folder."
     if source == "synthetic": return binding_world(task, world_images(task, fraction), seed, size)
+    bare = isinstance(source, str) and Path(source).name == source            # a name, not a path: 'release' or a typo
+    if source != "release" and (not isinstance(source, (str, Path)) or bare and not Path(source).is_dir()):
+        raise InputValidationError(f"binding-{task}: unknown source {source!r}; use 'synthetic' (rendered here), 'release' "
+                                   "(the paper's release under $VLCONCEPTS_DATA/clip-binding) or the path of a release folder.")
     return load_binding(None if source == "release" else Path(source).expanduser(), task)
 
 # %% ../nbs/20_binding.ipynb #ff2bcf57
@@ -214,7 +218,7 @@ PROMPTS = {"clean": "a photo of {}", "release": "a photo of{}"}
 def prompt_texts(labels: Sequence[str], prompt: str = "clean") -> list[str]:
     "The CLIP prompts of `labels`: 'clean' ('a photo of red cube') or the release's missing space ('a photo ofred cube')."
     if prompt not in PROMPTS: raise InputValidationError(f"prompt must be one of {list(PROMPTS)}, got {prompt!r}.")
-    return [PROMPTS[prompt].format(l) for l in labels]
+    return [PROMPTS[prompt].format(l) for l in string_list(labels, "labels")]
 
 
 class ZeroShotCLIP(LabelScorer):
@@ -374,11 +378,16 @@ def score_candidates(model: LabelScorer, inputs, data: BindingTask, indices, bat
 
 
 def accuracy(scores: torch.Tensor, target: torch.Tensor) -> float:
-    "Percentage of rows whose highest score is at `target` (ties go to the first candidate)."
+    "Percentage of rows whose highest score is at `target` (ties go to the first candidate); tensors, arrays or nested lists."
+    try: scores, target = [x if isinstance(x, torch.Tensor) else torch.as_tensor(np.asarray(x)) for x in (scores, target)]
+    except (TypeError, ValueError) as e:
+        raise InputValidationError(f"accuracy: scores ([n, candidates]) and target ([n]) must be numeric arrays: {e}") from None
     if scores.ndim != 2 or target.shape != (len(scores),):
         raise InputValidationError(f"accuracy: scores must be [n, candidates] with one target per row, got {tuple(scores.shape)} and {tuple(target.shape)}.")
-    if len(target) and (target.min() < 0 or target.max() >= scores.shape[1]):
-        raise InputValidationError(f"accuracy: targets must index the {scores.shape[1]} candidates, got {int(target.min())}..{int(target.max())}.")
+    whole = not target.is_floating_point() or bool((target == target.round()).all())
+    if len(target) and (not whole or target.min() < 0 or target.max() >= scores.shape[1]):
+        raise InputValidationError(f"accuracy: targets must be whole numbers that index the {scores.shape[1]} candidates, "
+                                   f"got {float(target.min()):g}..{float(target.max()):g}{'' if whole else ' (not whole)'}.")
     if len(scores) == 0: return float("nan")
     check_scores(scores, rows="sample")                          # NaN or +inf: no top candidate (czsl's rule)
     return 100.0 * float((scores.argmax(1) == target).float().mean())
@@ -399,10 +408,15 @@ def adam_implementation(device: torch.device) -> dict:
     return {"fused": True} if torch.device(device).type in ("cpu", "cuda") else {}
 
 
+def _check_epochs(epochs):
+    if not is_whole_number(epochs, 1): raise InputValidationError(f"epochs must be a whole number ≥ 1, got {epochs!r}.")
+
+
 def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, epochs: int = PAPER_EPOCHS,
                   lr: float = 5e-4, weight_decay: float = 1e-5, eps: float = 1e-8, batch_size: int = PAPER_BATCH_SIZE,
                   device="auto", train_indices=None, select_split: str = "val", desc: str = "") -> tuple[LabelScorer, list[dict]]:
     "Train with 5-way cross-entropy and Adam; keep the epoch with the best `select_split` accuracy. Returns (model, history)."
+    _check_epochs(epochs)
     seed_everything(seed)
     device = pick_device(device)
     model.to(device)
@@ -412,6 +426,9 @@ def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, 
     scaler = torch.amp.GradScaler("cuda") if autocast_dtype(device) == torch.float16 else None
     train_indices = data.indices("train") if train_indices is None else np.asarray(train_indices)
     select = data.indices(select_split)
+    if not len(train_indices): raise InputValidationError(f"No training samples: binding-{data.task}'s train split (or `train_indices`) "
+                                                          "is empty; check the dataset's train file.")
+    if not len(select): raise InputValidationError(f"binding-{data.task}'s {select_split!r} split is empty: the epoch kept is chosen on it.")
     order_rng = torch.Generator().manual_seed(seed)
     best, best_state, history = -1.0, None, []
     for epoch in progress(range(1, epochs + 1), desc=desc or f"train {type(model).__name__}", leave=False):
@@ -442,6 +459,7 @@ def binding_inputs(kind: str, data: BindingTask, clip):
 def binding_scores(kind: str, data: BindingTask, clip, seed: int = 0, epochs: int = PAPER_EPOCHS, device="auto",
                    prompt: str = "clean", train_indices=None, recompute: bool = False, **hparams) -> torch.Tensor:
     "`[n, 5]` candidate scores of every sample after training `kind` with `seed` (epoch chosen on val); cached."
+    if kind != "clip": _check_epochs(epochs)                                  # zero-shot CLIP trains nothing
     settings = {**PAPER_HPARAMS.get(kind, {}), **hparams}
     inputs = binding_inputs(kind, data, clip)
     model = make_model(kind, data, clip, prompt=prompt)
@@ -488,6 +506,11 @@ OBJECT_ERRORS, RELATION_ERRORS = ("adj", "noun", "both"), ("bRa", "aSb", "aRc", 
 
 def error_type(prediction: str, truth: str, task: str) -> Optional[str]:
     "The error bucket of `prediction` for true label `truth`: adj/noun/both (objects) or bRa/aSb/aRc/cRb (relations); None if right."
+    if task not in SAMPLES_PER_IMAGE: raise InputValidationError(f"Unknown binding task {task!r}: use 'single', 'two' or 'rel'.")
+    n, form = (3, "'subject relation object' triples") if task == "rel" else (2, "'adjective noun' labels")
+    for what, label in (("prediction", prediction), ("truth", truth)):
+        if not isinstance(label, str) or len(label.split()) != n:
+            raise InputValidationError(f"error_type: binding-{task} labels are {form}; the {what} is {label!r}.")
     if prediction == truth: return None
     p, t = prediction.split(), truth.split()
     if task == "rel":
@@ -551,8 +574,14 @@ def candidate_class_scores(scores: torch.Tensor, data: BindingTask, indices) -> 
 def seen_split(data: BindingTask, fraction: float = 0.1, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     "Train samples split by image into (train, seen validation) with `fraction` of the images held out."
     train = data.indices("train")
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float, np.integer, np.floating)) or not 0 < fraction < 1:
+        raise InputValidationError(f"seen_split: fraction is the share of train images held out and must lie in (0, 1), got {fraction!r}.")
     images = np.unique(data.image_index[train].numpy())
-    held = np.random.default_rng([seed, 21]).choice(images, size=max(1, round(fraction * len(images))), replace=False)
+    size = max(1, round(fraction * len(images)))
+    if size >= len(images):
+        raise InputValidationError(f"seen_split: holding out {size} of binding-{data.task}'s {len(images)} train images leaves none "
+                                   "to train on; use a smaller fraction or a larger world.")
+    held = np.random.default_rng([seed, 21]).choice(images, size=size, replace=False)
     is_held = np.isin(data.image_index[train].numpy(), held)
     return train[~is_held], train[is_held]
 

@@ -225,6 +225,8 @@ def load_binding(root: Optional[Path] = None, task: str = "single", missing_imag
         else:
             for file_name, labels in _read_binding_csv(label_file):
                 split_paths.append(image_dir / file_name); split_candidates.append(labels); split_negatives.append(labels[1:])
+        if not split_paths: raise DatasetFormatError(f"{label_file}: no samples (only a header, or no positive label); every split "
+                                                     f"of {name} needs at least one: re-export or re-download it.")
         split_paths, split_candidates, split_negatives = keep_present_images(
             "clip-binding", label_file, split_paths, split_candidates, split_negatives, missing_images=missing_images)
         paths += split_paths; splits += [split] * len(split_paths); candidates += split_candidates; negatives += split_negatives
@@ -320,6 +322,7 @@ def export_binding(out: Path, task: str = "single", n: Optional[int] = None, see
     "Render a synthetic binding dataset for `task` in the release layout under `out`; returns `out` (the loader's root)."
     _check_task(task)
     out, n, size = Path(out), int(n or BINDING_DEFAULT_N[task]), int(size or DEFAULT_SIZE)
+    if n < len(BINDING_SPLITS): raise InputValidationError(f"binding-{task} needs n ≥ 3 images (at least one per split: train, val, gen), got {n}.")
     plan = plan_binding(task, n, seed)
     rng = np.random.default_rng([seed, 5])
     scenes = [binding_scene(task, p["labels"], rng) for p in progress(plan, desc=f"binding-{task} scenes")]

@@ -297,6 +297,16 @@ def _write_meta(entry: Path, meta: dict):
     with atomic_write(entry / META_NAME, "w") as f: json.dump(meta, f, indent=1, sort_keys=True)
 
 
+def _writable(entry: Path) -> Path:
+    "`entry` created with its parents, before anything is computed for it; a cache that cannot be written is a clear error."
+    try: entry.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise VLConceptsError(f"The cache cannot create {entry} ({type(e).__name__}: {e.strerror or e}), so nothing was computed. "
+                              f"Point $VLCONCEPTS_CACHE (now {cache_dir()}) at a writable folder, or pass a FeatureCache of "
+                              "a writable folder as `cache=`.") from e
+    return entry
+
+
 def _chunk_path(entry: Path, index: int) -> Path: return entry / CHUNKS_DIR / f"chunk-{index:06d}.pt"
 
 
@@ -377,8 +387,8 @@ class FeatureCache:
 
 # %% ../nbs/02_cache.ipynb #ef5266da
 @patch
-def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_size: int) -> dict:
-    "The entry's metadata, written now for a new entry; checks a partial entry against this run."
+def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_size: int, probe: Optional[str] = None) -> dict:
+    "The entry's metadata, written now for a new entry; checks a partial entry against this run (count, `_items_probe`)."
     meta = _read_meta(entry)
     if meta is not None and meta.get("key") != key.digest:
         logger.warning(f"cache entry {entry} belongs to another key; rebuilding it")
@@ -388,6 +398,7 @@ def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_s
             f"Cache entry {entry} ({key.what}) was built from {meta.get('n_items')} items, but {n_items} were given "
             "under the same key: the dataset key/fingerprint does not identify these items. Use a different "
             "`dataset_key` for different data, or pass `recompute=True` to replace the entry.")
+    if meta is not None: _check_probe(meta, probe, entry, key)
     if meta is not None and not meta.get("complete") and meta.get("chunk_size") != chunk_size:
         logger.warning(f"cache entry {entry} was started with chunk_size={meta.get('chunk_size')}; resuming with it "
                        f"(not the requested {chunk_size}) so its finished chunks are kept")
@@ -397,8 +408,29 @@ def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_s
                 "kind": key.model_kind, "dataset_fingerprint": key.dataset_fingerprint, "extra": key.extra, "context": key.context,
                 "n_items": n_items, "chunk_size": chunk_size, "n_chunks": len(_chunk_bounds(n_items, chunk_size)),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "complete": False, "shape": None, "dtype": None}
-        _write_meta(entry, meta)
+        if probe is not None: meta["items_probe"] = probe
+        _write_meta(_writable(entry), meta)
     return meta
+
+# %% ../nbs/02_cache.ipynb #d0f1b657
+def _items_probe(items, key: CacheKey) -> Optional[str]:
+    """Under an explicit `dataset_key` (a name, not a digest of the items), a digest of the first and last item: cheap, and
+    enough to refuse an entry named for other data of the same count. None for fingerprinted items, or items it cannot read."""
+    if not key.dataset_fingerprint.startswith("key:") or len(items) == 0: return None
+    ends = [_take(items, 0, 1), _take(items, len(items) - 1, len(items))]
+    try: return dataset_fingerprint([item for part in ends for item in part])
+    except (InputValidationError, TypeError): return None
+
+
+def _check_probe(meta: Optional[dict], probe: Optional[str], entry: Path, key: CacheKey):
+    "Refuse an entry whose stored `items_probe` differs from this run's (entries written before the probe carry none)."
+    stored = (meta or {}).get("items_probe")
+    if probe is not None and stored is not None and stored != probe:
+        raise InputValidationError(
+            f"Cache entry {entry} ({key.what}) was built from other items under the same dataset_key "
+            f"({key.dataset_fingerprint[4:]!r}): its first or last item differs from the ones given now. Use a different "
+            "`dataset_key` for different data, or pass `recompute=True` to replace the entry.")
+
 
 # %% ../nbs/02_cache.ipynb #6a95bf85
 def _check_items(items, chunk_size) -> int:
@@ -414,20 +446,21 @@ def _check_items(items, chunk_size) -> int:
 
 
 @patch
-def _plan(self: FeatureCache, key: CacheKey, n_items: int, chunk_size: int, recompute: bool = False
+def _plan(self: FeatureCache, key: CacheKey, n_items: int, chunk_size: int, recompute: bool = False, probe: Optional[str] = None
           ) -> tuple[Optional[torch.Tensor], Optional[dict], list]:
     "A hit: `(result, None, [])`. Otherwise the entry started or resumed: `(None, meta, chunks)`, None for each chunk still to compute."
     entry = self.entry_dir(key)
     if recompute: self.remove(key)
     meta, result, changed = self._read_result(key)
     if result is not None and not changed and len(result) == n_items:
+        _check_probe(meta, probe, entry, key)
         logger.debug(f"cache hit {entry}")
         return result, None, []
-    meta = self._start(key, entry, n_items, chunk_size)
+    meta = self._start(key, entry, n_items, chunk_size, probe)
     if meta.get("complete") and result is None:  # complete on paper, but result.pt is missing or damaged
         logger.warning(f"cache entry {entry} is marked complete but its result is unreadable; recomputing it")
         self.remove(key)
-        meta = self._start(key, entry, n_items, chunk_size)
+        meta = self._start(key, entry, n_items, chunk_size, probe)
     bounds = _chunk_bounds(n_items, meta["chunk_size"])
     if meta.get("complete"):  # result.pt read back, but some chunks' rows changed: keep the others
         chunks = [None if i in changed else result[start:stop] for i, (start, stop) in enumerate(bounds)]
@@ -488,7 +521,7 @@ def compute(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: C
     n_items = _check_items(items, chunk_size)
     world = distributed_world()
     if world.size > 1: return self._compute_sharded(key, items, compute_chunk, n_items, chunk_size, recompute, desc, world)
-    result, meta, chunks = self._plan(key, n_items, chunk_size, recompute)
+    result, meta, chunks = self._plan(key, n_items, chunk_size, recompute, _items_probe(items, key))
     if result is not None: return result
     self._compute_chunks(key, items, compute_chunk, meta, chunks, [i for i, c in enumerate(chunks) if c is None], desc)
     return self._finish(self.entry_dir(key), meta, chunks)
@@ -685,6 +718,7 @@ def cached_result(what: str, compute: Callable[[], object], parts: dict, modules
         payload = (entry / RESULT_PICKLE).read_bytes()
         if hashlib.sha256(payload).hexdigest() == meta.get("sha256"): return pickle.loads(payload)
         warnings.warn(f"cached result {entry} ({what}) changed on disk since it was written; recomputing it", RuntimeWarning, stacklevel=2)
+    _writable(entry)                                  # before the work: a result computed for a cache it cannot keep would be lost
     value = compute()
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     with atomic_write(entry / RESULT_PICKLE, "wb") as f: f.write(payload)

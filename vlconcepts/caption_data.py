@@ -366,10 +366,18 @@ def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = 
     if not records: raise DatasetFormatError(f"{file}: no pairs (its list of pairs is empty); a ControlledImCaps file lists at least "
                                              "one pair: add them, or export a synthetic set (`vlconcepts world export controlled-imcaps --out DIR`).")
     root = file.parent
-    image_files, captions, words, types = [], [], [], []
+    image_files, captions, words, types, ids = [], [], [], [], {}
     for k, record in enumerate(records):
         for key in ("image_0", "image_1", "caption_0", "caption_1"):
             if key not in record: raise DatasetFormatError(f"{file}: pair {k} lacks key '{key}'.")
+        where = f"{file}: pair {k}" + (f" (id {record['id']!r})" if "id" in record else "")
+        if "id" in record and ids.setdefault(repr(record["id"]), k) != k:
+            raise DatasetFormatError(f"{where} repeats the id of pair {ids[repr(record['id'])]}: give every pair its own id.")
+        if record.get("type", "unknown") not in (*IMCAPS_TYPES, "unknown"):
+            raise DatasetFormatError(f"{where}: unknown type {record['type']!r}; the ControlledImCaps types are {list(IMCAPS_TYPES)}.")
+        if " ".join(str(record["caption_0"]).split()).lower() == " ".join(str(record["caption_1"]).split()).lower():
+            raise DatasetFormatError(f"{where}: caption_0 and caption_1 are the same caption ({record['caption_0']!r}), so every "
+                                     "text score is a tie, counted as a failure: the two captions must differ (in one word).")
         pair_files = (root / record["image_0"], root / record["image_1"])
         if check_images:
             missing = [str(p) for p in pair_files if not p.is_file()]

@@ -25,9 +25,9 @@ from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest,
                               compute_context, computing_libraries, dataset_fingerprint)
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
-                             get_logger, pick_device, progress, seed_everything)
+                             get_logger, is_whole_number, pick_device, progress, seed_everything, string_list)
 from .cub_data import export_cub, load_cub
-from .datasets import cached_world, supply_dry_data
+from .datasets import ImageDataset, cached_world, supply_dry_data
 from .czsl import bias_sweep, bias_sweeps
 from .models import packaged_minilm_dir
 from .toyclip import TrainingConfig, code_stamped, toyclip_config, train_toyclip
@@ -92,6 +92,7 @@ def template_set(templates) -> tuple[str, ...]:
 
 def fill_prompts(concepts: Sequence[str], templates) -> list[list[str]]:
     "Per template, the prompts of every concept: `[[t.format(c) for c in concepts] for t in templates]`."
+    concepts = string_list(concepts, "concepts")
     return [[t.format(c) for c in concepts] for t in template_set(templates)]
 
 # %% ../nbs/10_compmap.ipynb #f5a7ce7c
@@ -112,7 +113,11 @@ def _prompts_digest(concepts, templates) -> str:
 def concept_activations(model, dataset, concepts: Sequence[str], templates=MIT_STATES_TEMPLATE,
                         scale: float = ACTIVATION_SCALE, batch_size: int = 64) -> torch.Tensor:
     "Activations `[n_images, m]` of every image of `dataset` (an `ImageDataset`) for every concept (cached)."
-    concepts = list(concepts)
+    if not isinstance(dataset, ImageDataset):
+        raise InputValidationError(f"concept_activations: dataset must be a vlconcepts.datasets.ImageDataset, got a {type(dataset).__name__}. "
+                                   "Load one (e.g. load_mit_states()), or save your images as files and wrap them: "
+                                   "ImageDataset('mine', folder, [paths], ['test'] * len(paths), {}).")
+    concepts = string_list(concepts, "concepts")
     if not concepts: raise InputValidationError("concept_activations: no concepts given.")
     key = f"{dataset.name}:{dataset.fingerprint}"
     extra = {"prompts": _prompts_digest(concepts, templates), "n_concepts": len(concepts)}
@@ -171,7 +176,7 @@ def load_word_vectors(kind: str, path: str | Path | None = None):
 def phrase_vectors(vectors, names: Sequence[str]) -> np.ndarray:
     "`[len(names), d]` vectors of names from `KeyedVectors`: a multi-word name (space, '_' or '-') is the mean of its words."
     rows = []
-    for name in names:
+    for name in string_list(names, "names"):
         words = [w for w in name.replace("_", " ").replace("-", " ").split() if w]
         known = [w for w in words if w in vectors.key_to_index or w.lower() in vectors.key_to_index]
         if not known: raise InputValidationError(f"No word of {name!r} is in the word-vector vocabulary.")
@@ -191,7 +196,7 @@ def minilm_word_vectors(names: Sequence[str]) -> np.ndarray:
     "`[len(names), 384]` input token embeddings of the packaged MiniLM, averaged over each name's word pieces."
     tokenizer, table = _minilm_token_table()
     rows = []
-    for name in names:
+    for name in string_list(names, "names"):
         ids = tokenizer(name.replace("_", " "), add_special_tokens=False)["input_ids"]
         if not ids: raise InputValidationError(f"MiniLM's tokenizer gives no word pieces for {name!r}.")
         rows.append(table[ids].mean(0))
@@ -200,7 +205,7 @@ def minilm_word_vectors(names: Sequence[str]) -> np.ndarray:
 
 def word_vectors(names: Sequence[str], sources: Sequence[str] = ("minilm",)) -> np.ndarray:
     "Concatenated word vectors of `names` from `sources`: 'minilm', 'fasttext[:path]', 'word2vec[:path]'."
-    blocks = []
+    names, blocks = string_list(names, "names"), []
     for source in ([sources] if isinstance(sources, str) else sources):
         kind, _, path = source.partition(":")
         blocks.append(minilm_word_vectors(names) if kind == "minilm" else phrase_vectors(load_word_vectors(kind, path or None), names))
@@ -562,14 +567,29 @@ class FewShotTask:
     query: np.ndarray
 
 
+def _few_shot_classes(labels, is_train, n_way, k_shot, n_tasks) -> list:
+    "The classes a `n_way`-way `k_shot`-shot task can draw (≥ k_shot training and ≥ 1 test image), after checking the counts."
+    for name, value, what in (("n_way", n_way, "classes per task"), ("k_shot", 1 if k_shot is None else k_shot,
+                              "training images per class, or None for all"), ("n_tasks", n_tasks, "tasks to draw")):
+        if not is_whole_number(value, 1):
+            raise InputValidationError(f"few_shot_tasks: {name} must be a whole number ≥ 1 ({what}), got {value!r}.")
+    n_train = {c: int((is_train & (labels == c)).sum()) for c in np.unique(labels) if (~is_train & (labels == c)).any()}
+    eligible = [c for c, n in n_train.items() if n >= (k_shot or 1)]
+    if n_way > len(eligible):
+        most = sorted(n_train.values(), reverse=True)   # the n_way-th fullest class bounds k_shot
+        fixes = [f"n_way to at most {len(eligible)}"] if eligible else []
+        if len(most) >= n_way and most[n_way - 1] >= 1: fixes.append(f"k_shot to at most {most[n_way - 1]}")
+        raise InputValidationError(f"{n_way}-way {k_shot}-shot needs {n_way} classes with ≥{k_shot or 1} training and ≥1 test "
+                                   f"image; only {len(eligible)} have them: " + (f"lower {' or '.join(fixes)}." if fixes else
+                                   "label more images of more classes, training and test."))
+    return eligible
+
+
 def few_shot_tasks(labels, is_train, n_way: int, k_shot: Optional[int], n_tasks: int, seed: int = 0) -> list[FewShotTask]:
     "`n_tasks` seeded tasks; queries are all test images of the drawn classes; `k_shot=None` takes every training image."
     labels = np.asarray(labels)
     is_train = _image_mask(is_train, len(labels), "few_shot_tasks")
-    eligible = [c for c in np.unique(labels) if (is_train & (labels == c)).sum() >= (k_shot or 1) and (~is_train & (labels == c)).any()]
-    if n_way > len(eligible):
-        raise InputValidationError(f"{n_way}-way {k_shot}-shot needs {n_way} classes with ≥{k_shot or 1} training and ≥1 test "
-                                   f"image; only {len(eligible)} have them.")
+    eligible = _few_shot_classes(labels, is_train, n_way, k_shot, n_tasks)
     rng, tasks = np.random.default_rng(seed), []
     for _ in range(n_tasks):
         classes = np.sort(rng.choice(eligible, n_way, replace=False))

@@ -58,7 +58,10 @@ def bootstrap_interval(values, n_boot: int = 1000, level: float = 0.95, seed: in
     if not 0 < level < 1: raise InputValidationError(f"level is a fraction in (0, 1), e.g. 0.95; got {level!r}.")
     check_seed(seed)
     if n_boot < 1: raise InputValidationError(f"n_boot must be at least 1 (e.g. 1000); got {n_boot!r}.")
-    if values.size == 0: return (float("nan"), float("nan"))
+    if values.size == 0: raise InputValidationError("bootstrap_interval: values is empty; pass at least one score (e.g. a type's 0/1 scores).")
+    if bad := int((~np.isfinite(values)).sum()):
+        raise InputValidationError(f"bootstrap_interval: {bad} of the {values.size} values are NaN or infinite, so every resampled "
+                                   "mean would be too: drop or fix those scores first.")
     rng = np.random.default_rng(seed)
     means = values[rng.integers(0, values.size, (n_boot, values.size))].mean(axis=1)
     return tuple(np.quantile(means, [(1 - level) / 2, (1 + level) / 2]).tolist())

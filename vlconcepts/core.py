@@ -112,9 +112,12 @@ guard_torchvision_import()
 
 # %% ../nbs/00_core.ipynb #21992e19
 def _env_path(var: str, default: Path) -> Path:
-    "The path in environment variable `var`, or `default`, with `~` expanded."
+    "The folder in environment variable `var`, or `default`, with `~` expanded; a path that is a file is refused."
     value = os.environ.get(var)
-    return Path(value).expanduser() if value else default
+    path = Path(value).expanduser() if value else default
+    if path.exists() and not path.is_dir():
+        raise InputValidationError(f"${var} is {path}, which is a file, not a folder. Point it at a folder (created when missing).")
+    return path
 
 
 def data_dir() -> Path:

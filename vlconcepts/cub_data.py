@@ -81,12 +81,23 @@ def _not_text(path: Path, error: UnicodeDecodeError) -> DatasetFormatError:
                               f"the file is damaged or is not CUB's: re-download CUB_200_2011 or re-export it.")
 
 
+def _file(path: Path) -> Path:
+    "`path`, unless it is a folder where a CUB text file belongs (then a `DatasetFormatError` naming it)."
+    if path.is_dir():
+        raise DatasetFormatError(f"{path} is a folder, but a file is expected here: CUB's {path.name} (layout:\n{CUB_LAYOUT}). "
+                                 "Put the file from CUB_200_2011 there, or re-download or re-export it.")
+    return path
+
+
+# %% ../nbs/04c_cub_data.ipynb #095db071
 def _read_id_table(path: Path, n_fields: int, converters: Sequence) -> list[list]:
     """Rows of a space-separated id file: the first `n_fields - 1` fields, then the rest of the line as the last field.
     An id (the first field) listed twice is an error naming both lines."""
     rows, seen = [], {}
-    try: lines = read_lines(path)
+    try: lines = read_lines(_file(path))
     except UnicodeDecodeError as e: raise _not_text(path, e) from None
+    if not lines: raise DatasetFormatError(f"{path}: the file lists no entries (one '<id> <value>' line each is expected); "
+                                           f"an empty {path.name} is damaged or truncated: re-download CUB_200_2011 or re-export it.")
     for k, line in lines:
         fields = line.split(maxsplit=n_fields - 1)
         if len(fields) != n_fields: raise format_error(path, k, f"expected {n_fields} space-separated fields", line)
@@ -112,7 +123,7 @@ def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_r
     present = np.zeros((n_images, n_attributes), np.int8)
     certainty = np.zeros((n_images, n_attributes), np.int8)          # stays 0 (no certainty) where a line is missing
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(_file(path), encoding="utf-8") as f:
             for k, line in enumerate(f, 1):
                 fields = line.split()
                 if not fields: continue

@@ -615,6 +615,13 @@ def describe_split(dataset: AttributeObjectDataset, split: str = "test") -> str:
 
 def closed_open_drop(results: pd.DataFrame, column: str = "top1_precision") -> pd.DataFrame:
     "Per method and seed, `column` in the closed minus the open world (Table 2 minus Table 3): columns method, seed, drop."
+    if missing := sorted({"method", "seed", "world", column} - set(results.columns)):
+        raise InputValidationError(f"closed_open_drop: the results lack column(s) {missing}; pass run_seeds' results "
+                                   f"(columns method, seed, world, {column}, ...).")
+    if absent := [w for w in ("closed", "open") if not (results.world == w).any()]:
+        raise InputValidationError(f"closed_open_drop: no rows of the {' or '.join(repr(w) for w in absent)} world (worlds present: "
+                                   f"{sorted(map(str, results.world.unique()))}); the table must hold each method and seed in both "
+                                   "the 'closed' and the 'open' world, e.g. run_seeds(...) with its default worlds.")
     wide = results.pivot_table(index=["method", "seed"], columns="world", values=column, sort=False)
     return (wide["closed"] - wide["open"]).rename("drop").reset_index()
 
@@ -677,5 +684,6 @@ def branch_deltas_by_seed(results: pd.DataFrame, columns: Sequence[str] = PAPER_
 # %% ../nbs/50_mac.ipynb #a407ab48
 def top_predictions(scores: torch.Tensor, targets: torch.Tensor, pairs: Sequence[tuple[str, str]], k: int = 3) -> list[list[tuple[str, bool]]]:
     "Per image, its `k` best pairs as ('attr obj', is_true), best first (stable order among ties)."
+    _check_metric_inputs(scores, targets, pairs, k)            # [n_images, n_pairs] both, one (attr, obj) pair per column, finite
     order = torch.sort(torch.as_tensor(scores), dim=1, descending=True, stable=True).indices[:, :k]
     return [[(" ".join(pairs[j]), bool(targets[i, j])) for j in row.tolist()] for i, row in enumerate(order)]

@@ -25,22 +25,23 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_logger, is_whole_number, pick_device,
-                             progress, quiet_root_logger, scratch_folder)
+                             progress, quiet_root_logger, scratch_folder, string_list)
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG',
            'OPENCLIP_TEXT_PARTS', 'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec',
-           'import_plugins', 'did_you_mean', 'spec_backend', 'load_model', 'check_batch_size', 'image_batches',
-           'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'model_code', 'DualEncoderModel',
-           'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts', 'preprocess_pixels',
-           'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'absolute_spec', 'offline_settings',
-           'hub_cache_only', 'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
-           'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower', 'encode_text_embeddings',
-           'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel',
-           'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
-           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'import_plugins', 'did_you_mean', 'spec_backend', 'load_model', 'check_batch_size', 'image_count',
+           'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'model_code',
+           'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts',
+           'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'absolute_spec',
+           'offline_settings', 'hub_cache_only', 'create_openclip', 'load_openclip', 'tiny_tokenizer',
+           'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
+           'encode_text_embeddings', 'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin',
+           'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm',
+           'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model',
+           'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -157,10 +158,13 @@ def _pil_to_pixels(image) -> torch.Tensor:
 
 
 def _check_pixel_tensor(pixels: torch.Tensor, what: str = "images") -> torch.Tensor:
-    "Check a `[n, 3, H, W]` float tensor of raw, finite pixels in [0, 1]; return it."
+    "Check a `[n, 3, H, W]` float tensor of raw, finite pixels in [0, 1]; return it as float32 (the models' input dtype)."
     if pixels.ndim != 4 or pixels.shape[1] != 3:
-        raise InputValidationError(f"{what}: expected a [n, 3, H, W] tensor of RGB pixels, got shape {tuple(pixels.shape)}"
-                                   " (add a batch dimension with .unsqueeze(0) for a single image).")
+        channels_last = pixels.ndim in (3, 4) and pixels.shape[-1] == 3
+        fix = (("move the channels first with .permute(0, 3, 1, 2)" if pixels.ndim == 4 else
+                "move the channels first and add a batch dimension with .permute(2, 0, 1).unsqueeze(0)") if channels_last
+               else "add a batch dimension with .unsqueeze(0) for a single image")
+        raise InputValidationError(f"{what}: expected a [n, 3, H, W] tensor of RGB pixels, got shape {tuple(pixels.shape)} ({fix}).")
     if not pixels.is_floating_point():
         raise InputValidationError(f"{what}: expected float pixels in [0, 1], got dtype {pixels.dtype}; "
                                    "convert uint8 images with `.float() / 255`.")
@@ -173,7 +177,7 @@ def _check_pixel_tensor(pixels: torch.Tensor, what: str = "images") -> torch.Ten
         if low < -1e-3 or high > 1 + 1e-3:
             raise InputValidationError(f"{what}: expected raw pixels in [0, 1], got values in [{low:.3g}, {high:.3g}]. "
                                        "Pass un-normalised pixels: the model applies its own normalisation.")
-    return pixels
+    return pixels.float()
 
 # %% ../nbs/01_models.ipynb #a3740664
 def check_batch_size(batch_size) -> int:
@@ -183,14 +187,22 @@ def check_batch_size(batch_size) -> int:
     return int(batch_size)
 
 
+def image_count(images) -> int:
+    "How many images `images` holds: a list of PIL images or a `[n, 3, H, W]` tensor (one PIL image alone is refused)."
+    if hasattr(images, "convert") and hasattr(images, "size"):
+        raise InputValidationError("images: got one PIL image; wrap it in a list: [image].")
+    if not isinstance(images, (list, tuple, torch.Tensor)):
+        raise InputValidationError(f"images: expected a list of PIL images or a [n, 3, H, W] tensor, got {type(images).__name__}.")
+    return len(images)
+
+
 def image_batches(images, batch_size: int):
-    "Validate `images` (list of PIL images or `[n,3,H,W]` tensor in [0,1]); yield batches as tensors or lists of `[3,H,W]` tensors."
+    "Validate `images` (list of PIL images or `[n,3,H,W]` tensor in [0,1]); yield float32 batches as tensors or lists of `[3,H,W]` tensors."
+    image_count(images)
     if isinstance(images, torch.Tensor):
-        _check_pixel_tensor(images)
+        images = _check_pixel_tensor(images)
         for start in range(0, len(images), batch_size): yield images[start:start + batch_size]
         return
-    if not isinstance(images, (list, tuple)):
-        raise InputValidationError(f"images: expected a list of PIL images or a [n, 3, H, W] tensor, got {type(images).__name__}.")
     for index, image in enumerate(images):
         if not (hasattr(image, "convert") and hasattr(image, "size")) and not isinstance(image, torch.Tensor):
             raise InputValidationError(f"images[{index}] is a {type(image).__name__}; expected a PIL image (or a [3, H, W] tensor).")
@@ -199,15 +211,6 @@ def image_batches(images, batch_size: int):
                  for i, im in enumerate(images[start:start + batch_size])]
         yield torch.stack(batch) if len({tuple(b.shape) for b in batch}) == 1 else batch
 
-
-def _check_texts(texts) -> list[str]:
-    "Validate a list of strings."
-    if isinstance(texts, str):
-        raise InputValidationError(f"texts: expected a list of strings, got one string {texts[:40]!r}; wrap it in a list.")
-    texts = list(texts)
-    for index, text in enumerate(texts):
-        if not isinstance(text, str): raise InputValidationError(f"texts[{index}] is a {type(text).__name__}, expected str.")
-    return texts
 
 # %% ../nbs/01_models.ipynb #7325aa46
 def autocast_dtype(device: str | torch.device):
@@ -283,7 +286,7 @@ class VLModel:
 @torch.no_grad()
 def encode_images(self: VLModel, images, batch_size: int = 64) -> torch.Tensor:
     "L2-normalised image features `[n, d]` (float32, CPU) of PIL images or a `[n, 3, H, W]` tensor in [0, 1]."
-    n, batch_size = len(images), check_batch_size(batch_size)
+    n, batch_size = image_count(images), check_batch_size(batch_size)
     if self.kind != "dual" and type(self)._image_features is VLModel._image_features:
         raise VLConceptsError(self._no_encoder_message("images"))
     if n == 0: return torch.empty(0, self.embed_dim or 0)
@@ -297,7 +300,7 @@ def encode_images(self: VLModel, images, batch_size: int = 64) -> torch.Tensor:
 @torch.no_grad()
 def encode_texts(self: VLModel, texts: Sequence[str], batch_size: int = 256) -> torch.Tensor:
     "L2-normalised text features `[m, d]` (float32, CPU)."
-    texts, batch_size = _check_texts(texts), check_batch_size(batch_size)
+    texts, batch_size = string_list(texts), check_batch_size(batch_size)
     if self.kind == "fusion" and type(self)._text_features is VLModel._text_features:
         raise VLConceptsError(self._no_encoder_message("texts"))
     if not texts: return torch.empty(0, self.embed_dim or 0)
@@ -397,8 +400,8 @@ def similarity(self: VLModel, images, texts: Sequence[str]) -> torch.Tensor:
 @torch.no_grad()
 def match_scores(self: VLModel, images, texts: Sequence[str], batch_size: int = 64) -> torch.Tensor:
     "`[n, m]` image-text matching scores of every pair (fusion models: the ITM head, `batch_size` pairs per pass)."
-    texts, batch_size = _check_texts(texts), check_batch_size(batch_size)
-    n = len(images)
+    texts, batch_size = string_list(texts), check_batch_size(batch_size)
+    n = image_count(images)
     if n == 0 or not texts: return torch.empty(n, len(texts))
     rows = []
     image_batch = max(1, batch_size // len(texts))  # images per pass; each brings len(texts) pairs
@@ -598,7 +601,7 @@ class OpenCLIPModel(DualEncoderModel):
 
     def tokenize(self, texts: Sequence[str]) -> torch.Tensor:
         "open_clip token ids `[m, context_length]`."
-        return self.tokenizer(_check_texts(texts))
+        return self.tokenizer(string_list(texts))
 
     def _image_features(self, pixels):
         return self.module.encode_image(self.preprocess(pixels))
@@ -813,7 +816,7 @@ def encode_image_tokens(self: VLModel, images, batch_size: int = 64,
                         normalize: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
     "`(cls [n, d], patches [n, t, d])` in the joint space (float32, CPU), L2-normalised like `encode_images` unless `normalize=False`."
     if not has_image_tokens(self): self._image_tokens(None)  # raises, naming the backend
-    n, cls_parts, patch_parts, batch_size = len(images), [], [], check_batch_size(batch_size)
+    n, cls_parts, patch_parts, batch_size = image_count(images), [], [], check_batch_size(batch_size)
     with torch.no_grad():
         batches = image_batches(images, batch_size)
         for pixels in _progress(batches, f"image tokens → {self.spec}", -(-n // batch_size), show=n > batch_size):
@@ -912,6 +915,9 @@ def _hf_source(rest: str) -> str:
         if not path.is_dir():
             raise ModelSpecError(f"Model directory not found: {path.resolve()}. Save one with model.save_pretrained(dir) and "
                                  "processor.save_pretrained(dir), or give a hub id.")
+        if not (path / "config.json").is_file():
+            raise ModelSpecError(f"{path.resolve()} is a folder but holds no config.json, so it is not a saved model. Give the folder "
+                                 "that model.save_pretrained(dir) and processor.save_pretrained(dir) wrote, or a hub id.")
         return str(path)
     return rest
 
@@ -972,7 +978,7 @@ class HFProcessorMixin:
         return {k: v.to(self.device) for k, v in out.items()}
 
     def text_inputs(self, texts: Sequence[str]) -> dict:
-        out = self.processor.tokenizer(_check_texts(texts), padding=True, truncation=True, max_length=self.max_text_length,
+        out = self.processor.tokenizer(string_list(texts), padding=True, truncation=True, max_length=self.max_text_length,
                                        return_tensors="pt")
         return {k: v.to(self.device) for k, v in out.items()}
 
@@ -1118,7 +1124,7 @@ class SentenceEncoderModel(VLModel):
 
     def tokenize(self, texts: Sequence[str]) -> torch.Tensor:
         "WordPiece ids `[m, L]` of the underlying transformer."
-        return self.module.tokenize(_check_texts(texts))["input_ids"]
+        return self.module.tokenize(string_list(texts))["input_ids"]
 
     def _text_features(self, texts):
         return self.module.encode(texts, batch_size=len(texts), convert_to_tensor=True, show_progress_bar=False,

@@ -30,7 +30,7 @@ from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
 from .datasets import cached_world
 from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
-                             progress, seed_everything)
+                             progress, seed_everything, string_list)
 from .models import IndistinctTextsWarning, hash_state_dict, indistinct_texts, load_model, offline_settings
 from .stats import mean_se
 from .toyclip import sha256_of, untrained_words
@@ -59,6 +59,10 @@ def normalize_caption(text: str) -> str:
 
 def exact_match(prediction: str, target: str, normalize: bool = True) -> bool:
     "Whether `prediction` rebuilds `target` exactly (after `normalize_caption` unless `normalize=False`)."
+    for name, value in (("prediction", prediction), ("target", target)):   # str(None) == 'none' would match "none"
+        if not isinstance(value, str):
+            raise InputValidationError(f"exact_match: {name} is a {type(value).__name__} ({value!r:.40}), not a str; "
+                                       "pass the decoded text and the prompt as strings.")
     if normalize: return normalize_caption(prediction) == normalize_caption(target)
     return str(prediction) == str(target)
 
@@ -708,6 +712,7 @@ def train_or_load_probe(encoder_spec: str, config: ProbeConfig = ProbeConfig(), 
 # %% ../nbs/41_probes.ipynb #f15d1bd8
 def usable_encoders(specs: Sequence[str], device: str = "auto", optional: Sequence[str] = ()) -> tuple[list[str], dict[str, str]]:
     "Load every encoder spec before any training: (the usable specs, {optional spec: why it is skipped}); a required failure raises."
+    specs, optional = string_list(specs, "specs (encoder specs)"), string_list(optional, "optional (encoder specs)")
     usable, skipped = [], {}
     for spec in specs:
         if spec == AUTOENCODER_SPEC: usable.append(spec); continue
@@ -727,10 +732,10 @@ def usable_encoders(specs: Sequence[str], device: str = "auto", optional: Sequen
 def probe_predictions(encoder_spec: str, prompts, config: ProbeConfig = ProbeConfig(), device: str = "auto",
                       batch_size: int = 256) -> pd.DataFrame:
     "Per-prompt rebuilds by `encoder_spec`'s probe: the prompts' columns + encoder, prediction, exact_match, same_words, word_order_error."
-    table = prompts.copy() if isinstance(prompts, pd.DataFrame) else pd.DataFrame({"prompt": list(prompts)})
+    table = prompts.copy() if isinstance(prompts, pd.DataFrame) else pd.DataFrame({"prompt": string_list(prompts, "prompts")})
     if "prompt" not in table or table.empty:
         raise InputValidationError("prompts must be a non-empty list of strings or a DataFrame with a 'prompt' column.")
-    texts = [str(p) for p in table["prompt"]]
+    texts = string_list(table["prompt"].tolist(), "prompts['prompt']")                    # checked before any training
     probe = train_or_load_probe(encoder_spec, config, device)
     path = probe.directory / f"predictions-{dataset_fingerprint(texts)[:16]}-beams{config.num_beams}.json"
     if path.exists(): predictions = json.loads(path.read_text())

@@ -70,6 +70,9 @@ def encode_labels(c_true, name: str = "c_true") -> np.ndarray:
     if array.ndim == 1: array = array[:, None]
     if array.ndim != 2: _fail(f"{name} has shape {array.shape}.", "Pass ground-truth concepts as an (n, k) array of discrete labels.")
     if array.dtype.kind not in "biuf": _fail(f"{name} has dtype {array.dtype}.", "Encode concept labels as integers (e.g. 0/1).")
+    if array.shape[0] < 2:
+        _fail(f"{name} has {array.shape[0]} sample(s).", "Pass at least 2 samples, so every true concept takes two values "
+              "(the metrics that train and test on a split, OIS, NIS, DCI and SAP, need a few dozen).")
     if array.dtype.kind == "f":
         _check_finite(name, array)
         if not np.allclose(array, np.round(array)):
@@ -88,6 +91,11 @@ def validate_concepts(c_soft, c_true, *, min_soft: bool = True) -> tuple[list[np
     "Check and convert `(c_soft, c_true)`; returns (list of `(n, d_i)` learnt concepts, integer labels `(n, k_true)`)."
     concepts, labels = concept_list(c_soft), encode_labels(c_true)
     if concepts[0].shape[0] != labels.shape[0]:
+        if isinstance(c_soft, (list, tuple)) and len(c_soft) == labels.shape[0]:   # most likely a list of rows
+            _fail(f"c_soft is a Python {type(c_soft).__name__} of {len(c_soft)} items, read as {len(c_soft)} learnt concepts "
+                  f"of {concepts[0].shape[0]} samples each (a list holds one (n,) or (n, d_i) array per concept), but c_true "
+                  f"has {labels.shape[0]} samples.", "If its items are samples (rows), pass np.asarray(c_soft): an "
+                  "[n_samples, n_concepts] array.")
         _fail(f"c_soft has {concepts[0].shape[0]} samples but c_true has {labels.shape[0]}.",
               "Pass the learnt and ground-truth concepts of the same samples, in the same order.")
     if min_soft and len(concepts) < labels.shape[1]:
@@ -96,12 +104,21 @@ def validate_concepts(c_soft, c_true, *, min_soft: bool = True) -> tuple[list[np
     return concepts, labels
 
 # %% ../nbs/30_purity.ipynb #ec9835a3
+def _check_test_size(test_size) -> None:
+    "Refuse a `test_size` that is not a fraction strictly between 0 and 1 (a bool, a string or a count of samples)."
+    try: ok = not isinstance(test_size, bool) and 0 < test_size < 1
+    except TypeError: ok = False
+    if not ok: _fail(f"test_size={test_size!r}.", "Use a fraction strictly between 0 and 1.")
+
+
 def split_indices(n: int, test_size: float = 0.2, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     "A seeded shuffled split of `range(n)` into (train, test) index arrays, test fraction `test_size`."
-    if not 0 < test_size < 1: _fail(f"test_size={test_size}.", "Use a fraction strictly between 0 and 1.")
+    _check_test_size(test_size)
     order = np.random.RandomState(seed).permutation(n)
     n_test = int(math.ceil(n * test_size))
-    if n_test < 2 or n - n_test < 2: _fail(f"n={n} samples are too few for a train/test split.", "Pass at least a few dozen samples.")
+    if n_test < 2 or n - n_test < 2:
+        _fail(f"n={n} samples are too few for a train/test split: test_size={test_size} leaves {n - n_test} train and "
+              f"{n_test} test samples, and each side needs at least 2.", "Pass at least a few dozen samples.")
     return np.sort(order[n_test:]), np.sort(order[:n_test])
 
 
@@ -632,6 +649,10 @@ def niche_impurity_score(c_soft, c_true, *, seed: int = 0, variant: str = "paper
     `variant="paper"`: per-concept AUC, β = 0, 0.05, …, 1, f initialised from `seed`. `variant="release"`: softmax
     across concepts before the macro AUC, β = 0, …, 0.95 and f = `MLPClassifier(random_state=1)`, as in the released
     code behind the published numbers. `classifier_seed` overrides f's `random_state`. See `niche_impurity_curve`."""
+    grid = None if betas is None else np.asarray(betas, dtype=np.float64)
+    if grid is not None and (grid.ndim != 1 or len(grid) < 2 or np.any(np.diff(grid) <= 0)):   # before f is trained
+        _fail(f"betas={grid.tolist()}: NIS is the trapezoid area under NI(β), which needs at least two β in strictly "
+              "increasing order.", "Pass increasing |correlation| thresholds in [0, 1], e.g. the paper's nis_betas('paper') = 0, 0.05, …, 1.")
     impurities, betas = niche_impurity_curve(c_soft, c_true, seed=seed, variant=variant, betas=betas, c_soft_train=c_soft_train,
                                          c_true_train=c_true_train, test_size=test_size, classifier_seed=classifier_seed,
                                          **mlp_kwargs)
@@ -719,6 +740,7 @@ def dci_disentanglement(c_soft, c_true, *, orientation: str = "release", seed: i
     from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
     from sklearn.model_selection import train_test_split
     latents, factors = _scalar_latents(c_soft, c_true)
+    _check_test_size(test_size)
     f_train, f_test, z_train, z_test = train_test_split(factors, latents, test_size=test_size, random_state=seed)
     if orientation == "release":
         importance, info = np.zeros((factors.shape[1], latents.shape[1])), []

@@ -24,7 +24,8 @@ import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import b
 from .cache import code_digest, compute_context, computing_libraries, dataset_fingerprint
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
                              cache_dir, get_logger, pick_device, progress, quiet_root_logger, seed_everything)
-from .models import OpenCLIPModel, autocast_dtype, create_openclip, register_backend, register_openclip_config
+from .models import (OpenCLIPModel, autocast_dtype, create_openclip, did_you_mean, register_backend,
+                               register_openclip_config)
 from .captions import CAPTION_KINDS, FIELD_ORDER, RELATION_PHRASES, caption_scene
 from .caption_data import negated_clause
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
@@ -48,12 +49,12 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss',
            'weight_table', 'TrainingConfig', 'weighted_choice', 'world_captioner', 'render_world_pool', 'color_theme',
            'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
-           'save_checkpoint', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows',
-           'training_batch', 'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training',
-           'train_toyclip', 'run_folder', 'code_stamped', 'caption', 'clip_scores', 'eval_scenes',
-           'single_object_accuracy', 'binding_candidates', 'candidate_scores', 'binding_accuracy',
-           'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size', 'world_recognition',
-           'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
+           'save_checkpoint', 'missing_checkpoint_error', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
+           'training_parts', 'training_rows', 'training_batch', 'toyclip_step', 'pool_index', 'encode_pool',
+           'text_phase_step', 'resume_training', 'train_toyclip', 'run_folder', 'code_stamped', 'caption',
+           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
+           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
+           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
            'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
            'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'verify_sha256',
            'read_verified_checkpoint', 'damaged_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
@@ -424,13 +425,24 @@ def save_checkpoint(state: dict, path: Path) -> Path:
     return Path(path)
 
 
+def missing_checkpoint_error(path: Path, model_name: str = "ToyCLIP") -> ModelSpecError:
+    "The error for a checkpoint `path` that is not a file: a folder, a misspelt 'default', or a path that does not exist."
+    prefix = model_name.lower()
+    if path.is_dir():
+        inside = sorted(p.name for p in path.glob("*.pt"))[:3]
+        return ModelSpecError(f"{model_name} checkpoint {path.resolve()} is a folder, not a checkpoint file: give the .pt file inside it"
+                              + (f" (here: {', '.join(inside)})." if inside else " (a training run writes last.pt there)."))
+    typo = did_you_mean(str(path), ["default"]) if len(path.parts) == 1 and not path.suffix else ""
+    return ModelSpecError(f"{model_name} checkpoint not found: {path.resolve()}.{typo} '{prefix}:default' loads the shipped "
+                          f"release; '{prefix}:/path/to/checkpoint.pt' a checkpoint file.")
+
+
 def read_checkpoint(path: str | Path, formats: Sequence[str] = (CHECKPOINT_FORMAT, RELEASE_FORMAT), model_name: str = "ToyCLIP",
                     hint: str = "for a plain open_clip state dict use the spec 'openclip:<arch>@<path>'.") -> dict:
     "Load a `model_name` checkpoint or release (`weights_only`) whose 'format' is one of `formats`; clear errors (ending in `hint`) otherwise."
     path = Path(path).expanduser()
     if not path.is_file():
-        raise ModelSpecError(f"{model_name} checkpoint not found: {path.resolve()}. '{model_name.lower()}:default' loads the shipped "
-                             f"release; '{model_name.lower()}:/path/to/checkpoint.pt' a checkpoint file.")
+        raise missing_checkpoint_error(path, model_name)
     try: state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:
         raise ModelSpecError(f"{model_name} checkpoint {path} could not be read ({type(e).__name__}: {str(e)[:300]}); "
@@ -1005,8 +1017,7 @@ def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_
     `<path>.sha256` every saved checkpoint has beside it; a file with none of these loads with a warning."""
     path = Path(path).expanduser()
     if not path.is_file():
-        raise ModelSpecError(f"{model_name} checkpoint not found: {path.resolve()}. '{model_name.lower()}:default' loads the shipped "
-                             f"release; '{model_name.lower()}:/path/to/checkpoint.pt' a checkpoint file.")
+        raise missing_checkpoint_error(path, model_name)
     manifest, sidecar = path.with_suffix(".json"), sha256_sidecar(path)
     if sha256 is None and manifest.is_file():
         try: sha256 = json.loads(manifest.read_text()).get("sha256")
