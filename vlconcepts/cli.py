@@ -65,7 +65,8 @@ def experiment_notebooks(folder: Path, only: Optional[str] = None) -> list[Path]
 
 def no_notebook_matches(folder: Path, only: Optional[str]) -> VLConceptsError:
     "The error for an `--only` glob that matches no notebook in `folder` (with a hint when it has no wildcard)."
-    hint = f" (a glob on the file name: e.g. '*{only}*')" if only and not any(c in only for c in "*?[") else ""
+    if not only: return VLConceptsError(f"No experiment notebook (*.ipynb) in {folder}; --notebooks names the folder that holds them.")
+    hint = f" (a glob on the file name: e.g. '*{only}*')" if not any(c in only for c in "*?[") else ""
     return VLConceptsError(f"No experiment notebook in {folder} matches {only!r}{hint}.")
 
 # %% ../nbs/90_cli.ipynb #abdedb96
@@ -689,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _rebuild_command(args) -> int:
     "`vlconcepts rebuild`: list or run the experiment notebooks; 1 when one failed."
     folder = args.notebooks or experiments_dir()
+    if args.jobs is not None and args.jobs < 1: raise VLConceptsError(f"--jobs must be a positive integer (notebooks at once), got {args.jobs}.")
     if args.list:
         notebooks = experiment_notebooks(folder, args.only)
         if not notebooks: raise no_notebook_matches(folder, args.only)

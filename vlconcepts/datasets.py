@@ -255,6 +255,8 @@ def _writable_folder(out, exporter: str) -> Path:
     "Create folder `out` if needed and check a file can be written in it; a clear error otherwise."
     import tempfile
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputValidationError(f"{exporter}: {out} is a file, not a folder; --out names the folder the export is written to.")
     try:
         out.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out): pass
