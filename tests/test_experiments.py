@@ -6,6 +6,7 @@ import pytest
 from vlconcepts.cli import check_parameters_cell, experiment_notebooks, experiments_dir, run_experiment, run_parameters
 
 EXPERIMENTS = experiment_notebooks(experiments_dir())
+PAPER_IN_ITS_ROWS = {"findings"}   # as in tests/test_tables.py: the paper's value on every row
 
 
 def test_every_experiment_notebook_is_found():
@@ -29,6 +30,9 @@ def test_smoke_run(notebook, tmp_path, private_tmpdir):
     assert result.outputs, f"{notebook.name} wrote no figure or table"
     for path in result.outputs:
         assert path.stat().st_size > 0
+    no_paper = [p.name for p in result.outputs if p.suffix == ".md" and p.parent.name == "tables" and p.stem not in PAPER_IN_ITS_ROWS
+                and "\n## Paper" not in p.read_text()]
+    assert not no_paper, f"{notebook.name} wrote {no_paper} without a '## Paper' section: pass save_table `paper=` or `no_paper=`"
     left = private_tmpdir()
     assert not left, f"{notebook.name} left {left} in the temporary folder (use `vlconcepts.core.scratch_folder`)"
 
