@@ -422,3 +422,36 @@ def test_each_cause_is_stated_only_when_all_its_support_holds(cause, failing, tm
     verdicts = [check.judge(tmp_path)[0] for check in cause.support]
     assert [v == F.HOLDS for v in verdicts] == [k != failing for k in range(len(verdicts))], verdicts
     assert (cause.stated(tmp_path) is not None) == (failing < 0)
+
+
+def test_committed_page_is_what_the_committed_tables_give():
+    "The verdicts and margins of tables/findings.csv, judged again on the committed tables (and their seed files)."
+    page, committed = F.assess_findings(folder=TABLES), pd.read_csv(TABLES / "findings.csv").set_index("id")
+    assert list(page.index) == list(committed.index)
+    assert page["holds?"].tolist() == committed["holds?"].tolist()
+    assert np.allclose(page["margin"].astype(float), committed["margin"].astype(float), equal_nan=True)
+
+
+def test_a_seeds_file_that_disagrees_with_its_table_is_refused(tmp_path):
+    "A per-seed file cut mid-row or short of a seed, or left beside an edited table, stops the page instead of deciding it."
+    import vlconcepts.core as core
+    full = F.finding("compmap.mit_interv_full_above_prim")
+    table, seeds = (TABLES / "compmap_table1.csv").read_text(), (TABLES / "compmap_table1_seeds.csv").read_text()
+    (tmp_path / "compmap_table1.csv").write_text(table)
+    (tmp_path / "compmap_table1_seeds.csv").write_text(seeds)
+    assert F.assess_finding(full, tmp_path)["margin"] == 1.1                                    # as committed
+    lines = seeds.splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith("ToyCLIP-Interv(Full),Test AUC k=1,1125,")]
+    (tmp_path / "compmap_table1_seeds.csv").write_text("".join(kept))                           # one seed lost
+    with pytest.raises(core.DatasetFormatError, match="the seeds file is stale or truncated: rebuild the table"):
+        F.assess_finding(full, tmp_path)
+    (tmp_path / "compmap_table1_seeds.csv").write_text(seeds[:len(seeds) // 3].rsplit(",", 1)[0])   # cut mid-row
+    with pytest.raises(core.DatasetFormatError, match="fields but the header has 4"):
+        F.assess_finding(full, tmp_path)
+    (tmp_path / "compmap_table1_seeds.csv").write_text(seeds)
+    (tmp_path / "compmap_table1.csv").write_text(table.replace("41.5 ± 3.0", "20.0 ± 3.0"))     # the table edited, its seeds stale
+    with pytest.raises(core.DatasetFormatError, match=r"compmap_table1_seeds.csv gives ToyCLIP-Interv\(Full\) / Test AUC k=1 a mean of 41.5"):
+        F.assess_finding(full, tmp_path)
+    (tmp_path / "compmap_table1.csv").write_text(table.replace("41.5 ± 3.0", "41.5 ± nan"))
+    with pytest.raises(core.DatasetFormatError, match=r"reads '41.5 ± nan', which is not a number"):
+        F.assess_finding(full, tmp_path)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .cache import dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_write,
-                             data_dir, get_logger, progress)
+                             data_dir, get_logger, progress, string_list)
 from .captions import CAPTION_KINDS, DEFAULT_CAPTION_FIELDS, FIELD_ORDER, caption_holds, caption_object, caption_scene
 from .datasets import DatasetEntry, format_error, read_image, register_dataset
 from .render import project_to_pixels, render_scenes, sample_scene, scene_to_clevr, visible_pixels
@@ -451,6 +451,21 @@ def caption_corpus(n: int, seed: int = 0, kinds: Sequence[str] = CORPUS_KINDS,
                    weights: dict | None = CAPTION_CORPUS_MIX) -> list[tuple[str, Scene]]:
     "`n` (caption, scene) pairs, each kind drawn with its share in `weights` (None: uniform over `kinds`); deterministic for a seed."
     if n < 1: raise InputValidationError(f"n (the number of captions) must be at least 1; got {n}.")
+    kinds = string_list(kinds, "kinds")
+    unknown = [k for k in kinds if k not in CORPUS_KINDS]
+    if unknown: raise InputValidationError(f"kinds: unknown caption kind(s) {unknown}; the kinds are {list(CORPUS_KINDS)}.")
+    if weights is not None and not isinstance(weights, dict):
+        raise InputValidationError(f"weights must be a dict {{kind: share}} (or None: uniform), got a {type(weights).__name__}.")
+    for key, value in (weights or {}).items():     # a misspelt key would silently get no share, the rest all of it
+        if key not in CORPUS_KINDS:
+            from vlconcepts.models import did_you_mean
+            raise InputValidationError(f"weights: unknown caption kind {key!r}.{did_you_mean(str(key), CORPUS_KINDS)} "
+                                       f"The kinds are {list(CORPUS_KINDS)}.")
+        try: share = float(value)
+        except (TypeError, ValueError): share = math.nan
+        if not (math.isfinite(share) and share >= 0):
+            raise InputValidationError(f"weights[{key!r}] is {value!r}; a share must be a finite number >= 0 "
+                                       f"(shares are normalised, so they need not sum to 1).")
     p = np.array([1.0 if weights is None else float(weights.get(k, 0.0)) for k in kinds])
     if not len(kinds) or p.sum() <= 0: raise InputValidationError(f"No kind of {list(kinds)} has a positive weight in {weights}.")
     rng = np.random.default_rng(seed)
@@ -549,16 +564,18 @@ def load_captions(path: Path | str | None = None) -> CaptionCorpus:
         found = [path / name for name in (CC3M_TRAIN_FILE, CC3M_VALIDATION_FILE) if (path / name).is_file()] or sorted(path.glob("*.tsv"))
         file = found[0] if found else path / CC3M_TRAIN_FILE
     if not file.is_file(): raise CC3M_DATASET.missing(path, name="CC3M captions")
-    captions, urls = [], []
+    captions, urls, header = [], [], False
     try:
-        with open(file, encoding="utf-8", newline="") as f:
+        with open(file, encoding="utf-8-sig", newline="") as f:     # utf-8-sig: a leading byte-order mark is dropped
             for number, line in enumerate(f, start=1):
                 columns = line.rstrip("\r\n").split("\t")
+                if number == 1 and [c.strip().lower() for c in columns] == ["caption", "url"]:
+                    header = True; continue                          # a header row naming the two columns
                 if len(columns) != 2 or not columns[0].strip():
                     raise DatasetFormatError(f"{file}, line {number}: expected '<caption>\\t<url>' (2 columns, non-empty caption); "
                                              f"got {len(columns)} column(s): {line[:80]!r}.")
                 captions.append(columns[0]); urls.append(columns[1])
     except UnicodeDecodeError: raise _not_utf8(file) from None
-    if not captions: raise DatasetFormatError(f"{file}: no captions (the file is empty); expected one '<caption>\\t<url>' line per "
+    if not captions: raise DatasetFormatError(f"{file}: no captions ({'only a header line' if header else 'the file is empty'}); expected one '<caption>\\t<url>' line per "
                                               "image: re-download it, or export a corpus (`vlconcepts world export captions --out DIR`).")
     return CaptionCorpus(captions, urls, file, dataset_fingerprint(["captions", captions, urls]))

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .caption_data import IMCAPS_TYPES, IMCAPS_VOCAB, STATE_CHANGE_VERBS
 from .captions import RELATION_PHRASES as WORLD_RELATIONS, plural as shape_plural
-from .core import InputValidationError, check_seed, get_logger
+from .core import InputValidationError, check_seed, get_logger, string_list
 
 logger = get_logger(__name__)
 
@@ -136,6 +136,9 @@ def article(word: str) -> str:
 
 def noun_phrase(noun: str, adjectives: Sequence[str] = (), number: str | None = None, plural_of=plural) -> str:
     "'a cat', 'an orange cat', 'an orange and spotted cat', 'two orange cats'."
+    if isinstance(adjectives, str):         # " and ".join("red") would give 'a r and e and d cat'
+        raise InputValidationError(f"noun_phrase: adjectives is the string {adjectives!r}, not a list of adjectives; "
+                                   f"pass a list, e.g. noun_phrase({noun!r}, [{adjectives!r}]).")
     words = " and ".join(adjectives)
     head = f"{words} {noun}" if words else noun
     if number: return f"{number} {words + ' ' if words else ''}{plural_of(noun)}"
@@ -404,7 +407,7 @@ def excluded_prompts(exclude: pd.DataFrame | Iterable[str]) -> frozenset:
         if "prompt" not in exclude: raise InputValidationError("exclude must be a CompPrompts frame (with a 'prompt' column) or strings.")
         counterparts = exclude["counterpart"].dropna() if "counterpart" in exclude else []
         return frozenset(exclude["prompt"]) | frozenset(counterparts)
-    return frozenset(exclude)
+    return frozenset(string_list(exclude, "exclude"))     # one string alone would exclude its letters, not itself
 
 
 def compprompts_training_captions(n: int, seed: int = 0, exclude: pd.DataFrame | Iterable[str] | None = None,

@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 from . import factor_data
 from .datasets import cached_world
-from .core import DatasetFormatError, InputValidationError, get_logger, torch_generator
+from .core import DatasetFormatError, InputValidationError, get_logger, is_whole_number, torch_generator
 
 logger = get_logger(__name__)
 
@@ -26,6 +26,35 @@ __all__ = ['logger', 'DSPRITES_SPEC', 'SHAPES3D_SPEC', 'ConceptDataset', 'tabula
            'chain_restrictions', 'factor_mask', 'factor_grid_union', 'factor_concept_dataset',
            'shapes3d_classes_of_values', 'dsprites_concepts', 'shapes3d_concepts', 'spurious_background',
            'concept_image_dataset', 'hold_out_validation']
+
+# %% ../nbs/04f_concept_data.ipynb #37891815
+def _check_split(name: str, split: str, x, c, y, concept_names: tuple, n_classes: int):
+    "Refuse split `split` of a concept dataset unless x, c, y are tensors of one length, float32 finite x, 0/1 c, int64 y."
+    if not (len(x) == len(c) == len(y)):
+        raise InputValidationError(f"{name}: x_{split}, c_{split}, y_{split} have different lengths ({len(x)}, {len(c)}, {len(y)}).")
+    for v, t in zip("xcy", (x, c, y)):
+        if not isinstance(t, torch.Tensor):
+            raise InputValidationError(f"{name}: {v}_{split} must be a torch.Tensor; got {type(t).__name__} (wrap it: torch.as_tensor(...)).")
+    if x.dtype != torch.float32 or x.ndim not in (2, 4):
+        raise InputValidationError(f"{name}: x_{split} must be float32 features (n, f) or images (n, C, H, W) in [0, 1]; got "
+                                   f"{x.dtype} of shape {tuple(x.shape)} (convert with x.float(); images of 0..255: x.float() / 255).")
+    if c.ndim != 2 or c.shape[1] != len(concept_names):
+        raise InputValidationError(f"{name}: c_{split} must be (n, {len(concept_names)}); got {tuple(c.shape)}.")
+    if (bad := ~((c == 0) | (c == 1))).any():
+        row, column = (int(i) for i in bad.nonzero()[0])
+        raise InputValidationError(f"{name}: c_{split} must hold binary concepts 0/1; row {row}, concept '{concept_names[column]}' "
+                                   f"holds {c[row, column].item()!r} ({int(bad.any(1).sum())} rows hold other values). Code each "
+                                   "concept as 0 (absent) or 1 (present), e.g. (c > 0).long() for -1/+1 codes.")
+    if y.dtype != torch.int64 or y.ndim != 1:
+        raise InputValidationError(f"{name}: y_{split} must be int64 class labels (n,); got {y.dtype} of shape {tuple(y.shape)} "
+                                   "(convert whole-number labels with y.long()).")
+    if len(y) and (int(y.min()) < 0 or int(y.max()) >= n_classes):
+        raise InputValidationError(f"{name}: task labels must lie in [0, {n_classes}).")
+    for start in range(0, len(x), 4096):                       # in chunks: no full-size copy of a large image set
+        finite = torch.isfinite(x[start:start + 4096].flatten(1)).all(1)
+        if not finite.all():
+            raise InputValidationError(f"{name}: x_{split} row {start + int((~finite).nonzero()[0])} holds NaN or infinite "
+                                       "values; a learner trained on it turns NaN. Drop or repair that row first.")
 
 # %% ../nbs/04f_concept_data.ipynb #72ad684e
 @dataclass
@@ -43,14 +72,7 @@ class ConceptDataset:
 
     def __post_init__(self):
         for split in ("train", "test"):
-            x, c, y = (getattr(self, f"{v}_{split}") for v in "xcy")
-            if not (len(x) == len(c) == len(y)):
-                raise InputValidationError(f"{self.name}: x_{split}, c_{split}, y_{split} have different lengths "
-                                           f"({len(x)}, {len(c)}, {len(y)}).")
-            if c.ndim != 2 or c.shape[1] != len(self.concept_names):
-                raise InputValidationError(f"{self.name}: c_{split} must be (n, {len(self.concept_names)}); got {tuple(c.shape)}.")
-            if len(y) and (int(y.min()) < 0 or int(y.max()) >= self.n_classes):
-                raise InputValidationError(f"{self.name}: task labels must lie in [0, {self.n_classes}).")
+            _check_split(self.name, split, *(getattr(self, f"{v}_{split}") for v in "xcy"), self.concept_names, self.n_classes)
         if self.x_train.shape[1:] != self.x_test.shape[1:]:
             raise InputValidationError(f"{self.name}: train and test inputs have different shapes.")
 
@@ -80,7 +102,7 @@ def tabular_toy_arrays(n: int, delta: float = 0.0, variant: str = "ois", seed: i
     "Features (n, 7|12), concepts (n, 3|5) and labels (n,) of TabularToy(δ); `variant` 'ois' (3 concepts) or 'nis' (5)."
     if variant not in ("ois", "nis"): raise InputValidationError(f"variant must be 'ois' or 'nis'; got {variant!r}.")
     if not 0.0 <= float(delta) < 1.0: raise InputValidationError(f"delta must be in [0, 1) (a covariance); got {delta}.")
-    if int(n) < 1: raise InputValidationError(f"n must be positive; got {n}.")
+    if not is_whole_number(n, 1): raise InputValidationError(f"n must be a whole number ≥ 1 (samples); got {n!r}.")
     rng = np.random.default_rng(seed)
     first = _correlated_normal(rng, n, 3, delta)
     features = _sin_cos_features(first) + [(first ** 2).sum(1)]
@@ -98,6 +120,8 @@ def tabular_toy_arrays(n: int, delta: float = 0.0, variant: str = "ois", seed: i
 def tabular_toy(delta: float = 0.0, *, n_train: int = 2000, n_test: int = 1000, variant: str = "ois",
                 seed: int = 0) -> ConceptDataset:
     "TabularToy(δ) with freshly sampled train and test sets (spec §5: 2000 / 1000)."
+    for what, n in (("n_train", n_train), ("n_test", n_test)):
+        if not is_whole_number(n, 1): raise InputValidationError(f"{what} must be a whole number ≥ 1 (samples); got {n!r}.")
     x, c, y = tabular_toy_arrays(n_train + n_test, delta, variant, seed)
     t = lambda a, s: torch.as_tensor(a[s])
     tr, te = slice(0, n_train), slice(n_train, None)
@@ -192,6 +216,25 @@ def factor_grid_union(spec: FactorConceptSpec, lam: int = 0, seed: int = 0) -> d
     return {name: sorted(set(np.concatenate(restrictions[i]).tolist()) if i in restrictions else spec.base_grid[i])
             for i, name in enumerate(spec.factor_names)}
 
+# %% ../nbs/04f_concept_data.ipynb #5790aa5c
+def _check_factor_classes(classes: np.ndarray, spec: FactorConceptSpec):
+    "Refuse factor class ids (n, k) that are not whole numbers in [0, size) of their factor (NaN, values, another layout)."
+    if classes.ndim != 2 or classes.shape[1] != len(spec.factor_sizes): return     # `factor_mask` names the shape it needs
+    if classes.dtype.kind not in "iuf":
+        raise DatasetFormatError(f"{spec.name}: factor classes must be whole numbers; got dtype {classes.dtype}.")
+    sizes = np.asarray(spec.factor_sizes)
+    whole = classes == np.floor(classes)                                              # False for NaN and ±inf
+    bad = ~whole | (classes < 0) | (classes >= sizes)
+    if not bad.any(): return
+    row, column = (int(i) for i in np.argwhere(bad)[0])
+    name, value, count = spec.factor_names[column], classes[row, column].item(), int(bad.any(1).sum())
+    if not whole[row, column]:
+        raise DatasetFormatError(f"{spec.name}: factor classes must be whole numbers; row {row}, factor '{name}' holds {value!r} "
+                                 f"({count} rows bad). Rows with a missing factor are not dropped silently: remove them first.")
+    raise DatasetFormatError(f"{spec.name}: factor classes out of range: factor '{name}' has classes 0..{sizes[column] - 1}, but "
+                             f"row {row} holds {value!r} ({count} rows out of range). Pass class indices (positions in each "
+                             "factor's value grid), not values: `factor_data.classes_of_values` converts values.")
+
 # %% ../nbs/04f_concept_data.ipynb #7771d415
 def _images_to_tensor(images: np.ndarray, image_size: Optional[int]) -> torch.Tensor:
     "uint8 (n, H, W) or (n, H, W, C) images -> float (n, C, S, S) in [0, 1]."
@@ -214,6 +257,11 @@ def factor_concept_dataset(images, factor_classes, spec: FactorConceptSpec, lam:
     if len(images) != len(factor_classes):
         raise DatasetFormatError(f"{spec.name}: {len(images)} images but {len(factor_classes)} factor rows.")
     if not 0 < test_fraction < 1: raise InputValidationError(f"test_fraction must be in (0, 1); got {test_fraction}.")
+    if n_max is not None and not is_whole_number(n_max, 1):
+        raise InputValidationError(f"n_max must be a whole number ≥ 1 (or None: every image in the λ-grid); got {n_max!r}.")
+    if image_size is not None and not is_whole_number(image_size, 1):
+        raise InputValidationError(f"image_size must be a whole number of pixels ≥ 1 (or None: keep the files' side); got {image_size!r}.")
+    _check_factor_classes(factor_classes, spec)
     rows = np.flatnonzero(factor_mask(factor_classes, spec, lam, seed))
     rng = np.random.default_rng(seed)
     if n_max is not None and len(rows) > n_max: rows = np.sort(rng.choice(rows, int(n_max), replace=False))
@@ -243,11 +291,20 @@ def _field(data, key):
     return getattr(data, key)
 
 
+def _factor_dataset_of(source, name: str):
+    "Refuse a loaded `FactorDataset` of another dataset (its `name`): its images would be relabelled silently."
+    kind, builders = getattr(source, "name", None), {"dsprites": "dsprites_concepts", "3dshapes": "shapes3d_concepts"}
+    if hasattr(source, "factor_classes") and isinstance(kind, str) and kind.lower() != name.lower():
+        raise InputValidationError(f"{builders[name.lower()]} builds {name}(λ) but got a '{kind}' FactorDataset"
+                                   + (f"; use {builders[kind.lower()]}(...) for it." if kind.lower() in builders else "."))
+
+
 def dsprites_concepts(source, lam: int = 0, *, seed: int = 0, n_max: Optional[int] = None,
                       image_size: Optional[int] = None) -> ConceptDataset:
     "dSprites(λ) from the release's `.npz` path, a `factor_data.FactorDataset`, or a mapping with `imgs`, `latents_classes`."
     if isinstance(source, (str, Path)):
         source = factor_data.load_dsprites(source)
+    _factor_dataset_of(source, "dSprites")
     if hasattr(source, "factor_classes"): images, classes = source.images, np.asarray(source.factor_classes)
     else: images, classes = _field(source, "imgs"), np.asarray(_field(source, "latents_classes"))
     if classes.ndim != 2 or classes.shape[1] != 6:
@@ -261,6 +318,7 @@ def shapes3d_concepts(source, lam: int = 0, *, seed: int = 0, n_max: Optional[in
     "3dshapes(λ) from the release's `.h5` path, a `factor_data.FactorDataset`, or a mapping with `images`, `labels` (values)."
     if isinstance(source, (str, Path)):
         source = factor_data.load_3dshapes(source)
+    _factor_dataset_of(source, "3dshapes")
     if hasattr(source, "factor_classes"): images, classes = source.images, np.asarray(source.factor_classes)
     else: images, classes = _field(source, "images"), shapes3d_classes_of_values(_field(source, "labels"))
     return factor_concept_dataset(images, classes, SHAPES3D_SPEC, lam, seed=seed, n_max=n_max,

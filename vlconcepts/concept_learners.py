@@ -15,8 +15,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .core import (DatasetFormatError, InputValidationError, ModelSpecError, get_logger, pick_device,
-                             progress, seed_everything, torch_generator)
+from .core import (DatasetFormatError, InputValidationError, ModelSpecError, get_logger, is_whole_number,
+                             pick_device, progress, seed_everything, torch_generator)
 from .cache import cached_result
 from .concept_data import ConceptDataset, hold_out_validation
 from .purity import niche_impurity_score, oracle_impurity_score, oracle_matrix  # the same lens: purity scores these learners
@@ -30,10 +30,22 @@ __all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'LEARNER_CODE', 'CAPA
            'intervention_curve', 'purity_scores', 'validation_accuracies', 'lazy_oracle', 'train_and_score',
            'capacity_sweep', 'intervention_scores', 'learner_intervention_scores', 'learnt_concept_correlations']
 
+# %% ../nbs/31_concept_learners.ipynb #60125cec
+def _layer_widths(units, what: str = "units", allow_empty: bool = False) -> list:
+    "Hidden-layer widths `units` as a list of whole numbers ≥ 1 (empty only if `allow_empty`); a bare number is refused."
+    if isinstance(units, (str, bytes)) or not hasattr(units, "__iter__"):
+        hint = f" (one hidden layer of {units}: [{units}])" if is_whole_number(units, 1) else ""
+        raise InputValidationError(f"{what} must be a list of hidden-layer widths such as [64, 32]; got {units!r}{hint}.")
+    units = list(units)
+    if any(not is_whole_number(u, 1) for u in units) or not (units or allow_empty):
+        raise InputValidationError(f"{what} must be a {'' if allow_empty else 'non-empty '}list of whole numbers ≥ 1; got {units!r}.")
+    return [int(u) for u in units]
+
 # %% ../nbs/31_concept_learners.ipynb #c96629d6
 def scaled(units: Sequence[int], size: float, minimum: int = 1) -> list:
     "Layer widths `units` multiplied by `size` (at least `minimum`)."
-    if size <= 0: raise InputValidationError(f"size must be positive; got {size}.")
+    if isinstance(size, bool) or not isinstance(size, (int, float, np.integer, np.floating)) or not 0 < size < math.inf:
+        raise InputValidationError(f"size (the width multiplier) must be a positive finite number; got {size!r}.")
     return [max(minimum, int(round(u * size))) for u in units]
 
 
@@ -70,10 +82,10 @@ def feature_encoder(dataset: ConceptDataset, size: float, units: Optional[Sequen
                     batch_norm: bool = True, dropout: float = 0.0) -> tuple:
     "(module mapping inputs to a flat feature vector, its width): MLP [128, 64] for tables, conv groups + Dense [64, 64] for images."
     if dataset.kind == "tabular":
-        hidden = list(units) if units is not None else scaled([128, 64], size)
+        hidden = _layer_widths(units, "encoder_units") if units is not None else scaled([128, 64], size)
         return mlp(dataset.input_shape[0], hidden, None), hidden[-1]
     conv = ConvEncoder(dataset.input_shape[0], dataset.input_shape[-1], scaled([8, 16, 32, 64], size), batch_norm)
-    hidden = list(units) if units is not None else scaled([64, 64], size)
+    hidden = _layer_widths(units, "encoder_units") if units is not None else scaled([64, 64], size)
     head = [nn.Flatten()] + ([nn.Dropout(dropout)] if dropout else []) + list(mlp(conv.out_dim, hidden, None))
     return nn.Sequential(conv, *head), hidden[-1]
 
@@ -130,8 +142,13 @@ class ConceptLearner(nn.Module):
 def _fit(model: nn.Module, loss_fn: Callable, tensors: Sequence[torch.Tensor], *, epochs: int, batch_size: int,
          lr: float = 1e-3, seed: int = 0, desc: str = "train", parameters=None, step_hook: Optional[Callable] = None,
          show_progress: bool = True) -> list:
-    "Minimise `loss_fn(*batch)` over shuffled mini-batches of `tensors` with Adam; returns the per-epoch mean losses (over the samples trained on)."
-    if epochs < 0 or batch_size < 1: raise InputValidationError(f"need epochs >= 0 and batch_size >= 1; got {epochs}, {batch_size}.")
+    """Minimise `loss_fn(*batch)` over shuffled mini-batches of `tensors` with Adam; returns the per-epoch mean losses (over the
+    samples trained on). A one-sample last batch is skipped (BatchNorm needs two): each epoch leaves out one random sample."""
+    if not is_whole_number(epochs, 0): raise InputValidationError(f"epochs must be a whole number ≥ 0; got {epochs!r}.")
+    if not is_whole_number(batch_size, 2):
+        raise InputValidationError(f"batch_size must be a whole number ≥ 2 (BatchNorm needs ≥ 2 samples per batch; one-sample "
+                                   f"batches would be skipped and nothing trained); got {batch_size!r}.")
+    if len(tensors[0]) < 2: raise InputValidationError(f"need at least 2 training samples; got {len(tensors[0])}.")
     device = next(model.parameters()).device
     params = [p for p in (parameters if parameters is not None else model.parameters()) if p.requires_grad]
     optimiser = torch.optim.Adam(params, lr=lr)
@@ -142,7 +159,7 @@ def _fit(model: nn.Module, loss_fn: Callable, tensors: Sequence[torch.Tensor], *
         order, total, seen = torch.randperm(n, generator=generator), 0.0, 0
         for s in range(0, n, batch_size):
             idx = order[s:s + batch_size]
-            if len(idx) < 2 and n >= 2: continue               # BatchNorm needs two samples
+            if len(idx) < 2: continue                           # BatchNorm needs two samples
             batch = [t[idx].to(device) for t in tensors]
             loss = loss_fn(*batch)
             optimiser.zero_grad(); loss.backward(); optimiser.step()
@@ -151,6 +168,15 @@ def _fit(model: nn.Module, loss_fn: Callable, tensors: Sequence[torch.Tensor], *
         history.append(total / seen if seen else math.nan)
     model.eval()
     return history
+
+
+def _check_losses(learner: nn.Module):
+    "Refuse a learner whose last training loss is NaN or infinite: a diverged (or empty) training is never scored."
+    history = getattr(learner, "history", None) or []
+    if history and not math.isfinite(history[-1]):
+        raise InputValidationError(f"{getattr(learner, 'name', 'learner')}: the last training epoch's loss is {history[-1]} "
+                                   f"({sum(not math.isfinite(h) for h in history)} of {len(history)} epochs not finite): the training "
+                                   "diverged or trained no batch, so its scores would mean nothing. Lower lr, or check the inputs.")
 
 # %% ../nbs/31_concept_learners.ipynb #db492af2
 class JointCBM(ConceptLearner):
@@ -180,7 +206,8 @@ def _train_cbm(dataset, bottleneck, *, size, epochs, batch_size, lr, seed, devic
                encoder_units=None, predictor_units=None):
     image = dataset.kind == "image"
     encoder, width = feature_encoder(dataset, size, encoder_units, dropout=0.5 if image else 0.0)
-    predictor_units = list(predictor_units) if predictor_units is not None else scaled([64, 64] if image else [128, 64], size)
+    predictor_units = (_layer_widths(predictor_units, "predictor_units", allow_empty=True) if predictor_units is not None
+                       else scaled([64, 64] if image else [128, 64], size))
     model = JointCBM(encoder, width, dataset.n_concepts, predictor_units, dataset.n_classes, bottleneck).to(device)
     alpha = (10.0 if image else 0.1) if alpha is None else alpha
     def loss(x, c, y):
@@ -555,8 +582,8 @@ def train_concept_learner(name: str, dataset: ConceptDataset, *, size: float = 1
     if not isinstance(dataset, ConceptDataset):
         raise InputValidationError(f"dataset must be a ConceptDataset (e.g. tabular_toy(0.0)); got {type(dataset).__name__}.")
     default_epochs, default_batch = PAPER_TRAINING[dataset.kind][name]
-    epochs = default_epochs if epochs is None else int(epochs)
-    batch_size = default_batch if batch_size is None else int(batch_size)
+    epochs = default_epochs if epochs is None else epochs               # `_fit` checks both
+    batch_size = default_batch if batch_size is None else batch_size
     seed_everything(seed)
     device = pick_device(device)
     try:
@@ -565,6 +592,7 @@ def train_concept_learner(name: str, dataset: ConceptDataset, *, size: float = 1
     except TypeError as e:
         if "unexpected keyword" in str(e): raise ModelSpecError(f"{name}: {e}") from e
         raise
+    _check_losses(model)
     model.input_shape = dataset.input_shape
     model.dataset_name = dataset.name
     return model.eval()
@@ -602,6 +630,7 @@ def intervention_curve(learner: JointCBM, x: torch.Tensor, c_true: torch.Tensor,
                        trials: int = 5, seed: int = 0) -> "pd.DataFrame":
     "Task accuracy (mean, std over trials) after intervening on m = 0..k random concepts per sample."
     import pandas as pd
+    if not is_whole_number(trials, 1): raise InputValidationError(f"trials must be a whole number, at least 1; got {trials!r}.")
     g, k, rows = torch_generator(seed), learner.n_concepts, []
     for m in range(k + 1):
         accs = []
@@ -616,6 +645,7 @@ def intervention_curve(learner: JointCBM, x: torch.Tensor, c_true: torch.Tensor,
 def purity_scores(learner: ConceptLearner, dataset: ConceptDataset, *, seed: int = 0, nis_variant: str = "release",
                   oracle=None, nis_max_iter: int = 1000, probe_options: Optional[dict] = None) -> dict:
     "OIS, NIS, task accuracy (and concept accuracy for CBMs) of a trained learner on the dataset's test split."
+    _check_losses(learner)
     probe_options = probe_options or {}
     rep_test = learner.concept_representation(dataset.x_test).numpy()
     rep_train = learner.concept_representation(dataset.x_train).numpy()
@@ -656,7 +686,7 @@ def train_and_score(name: str, dataset: ConceptDataset, *, trials: int = 1, seed
     `validation_fraction`: train on `hold_out_validation(dataset, validation_fraction)` and add `validation_accuracies`
     on the held-out part to each row (the scores stay on the test split). Each trial's row is a `cached_result`: a
     second call with the same data, settings and code trains nothing."""
-    if trials < 1: raise InputValidationError(f"trials must be at least 1; got {trials}.")
+    if not is_whole_number(trials, 1): raise InputValidationError(f"trials must be a whole number, at least 1; got {trials!r}.")
     train, held_out = (dataset, None) if validation_fraction is None else hold_out_validation(dataset, validation_fraction)
     get_oracle = lazy_oracle(dataset, seed, probe_options, oracle)      # computed only when a trial is not cached
 
@@ -682,7 +712,7 @@ def capacity_sweep(dataset: ConceptDataset, capacities: Sequence[int], *, parts:
     "Fig. 2b rows (varied part, capacity c, trial, concept and task accuracy, OIS) of CBMs whose `part` has hidden layers {c, c/2}."
     unknown = [part for part in parts if part not in CAPACITY_PARTS]
     if unknown: raise InputValidationError(f"unknown CBM part(s) {unknown}; choose from {list(CAPACITY_PARTS)}.")
-    if trials < 1: raise InputValidationError(f"trials must be at least 1; got {trials}.")
+    if not is_whole_number(trials, 1): raise InputValidationError(f"trials must be a whole number, at least 1; got {trials!r}.")
     probe_options = probe_options or {}
     get_oracle = lazy_oracle(dataset, seed, probe_options, oracle)      # computed only when a trial is not cached
     rows = []

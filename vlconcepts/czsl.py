@@ -38,6 +38,17 @@ def open_world_labels(attributes: Sequence[str], objects: Sequence[str]) -> list
 # %% ../nbs/06_czsl.ipynb #14c93a66
 def closed_world_mask(all_pairs: Sequence, train_pairs: Sequence, split_pairs: Sequence) -> np.ndarray:
     "Boolean mask over `all_pairs`: True for pairs in `train_pairs` or `split_pairs` (czsl's closed world)."
+    lists = []
+    for name, pairs in (("all_pairs", all_pairs), ("train_pairs", train_pairs), ("split_pairs", split_pairs)):
+        if isinstance(pairs, (str, bytes)):     # tuple("red cat") would be seven one-letter "pairs"
+            raise InputValidationError(f"closed_world_mask: {name} is the string {pairs!r}, not a list of (attribute, object) "
+                                       f"pairs; pass a list of pairs, e.g. [('red', 'cat')].")
+        lists.append(list(pairs))
+        text = next((q for q in lists[-1] if isinstance(q, (str, bytes))), None)
+        if text is not None:
+            raise InputValidationError(f"closed_world_mask: {name} holds the string {text!r}, not an (attribute, object) pair; "
+                                       f"pass pairs, e.g. [('red', 'cat')] (open_world_labels builds them).")
+    all_pairs, train_pairs, split_pairs = lists
     all_pairs = [tuple(p) for p in all_pairs]
     keep = {tuple(p) for p in train_pairs} | {tuple(p) for p in split_pairs}
     missing = sorted(keep - set(all_pairs))
@@ -106,7 +117,13 @@ def _check_labels(labels, n_images: int, n_labels: int, device) -> torch.Tensor:
     "Labels as an int vector [n_images] or a boolean multi-hot [n_images, n_labels], checked."
     labels = _tensor(labels, "labels", device)
     if labels.ndim == 2:
-        if labels.dtype != torch.bool: labels = labels != 0
+        if labels.dtype != torch.bool:
+            odd = labels[(labels != 0) & (labels != 1)]       # NaN included
+            if len(odd):
+                raise InputValidationError(f"multi-hot labels must be 0/1 (or booleans), got {len(odd)} other values (e.g. "
+                                           f"{float(odd[0]):g}): label-smoothed or soft targets? Pass the hard labels, "
+                                           f"e.g. labels > 0.5 or labels.argmax(1) (int labels).")
+            labels = labels != 0
         if labels.shape != (n_images, n_labels):
             raise InputValidationError(f"multi-hot labels must have the shape of scores {(n_images, n_labels)}, got {tuple(labels.shape)}.")
         empty = (~labels.any(1)).nonzero().flatten()
@@ -203,8 +220,9 @@ def _bias_list(gaps: torch.Tensor, n_biases: int = 20) -> torch.Tensor:
     return gaps[::max(len(gaps) // n_biases, 1)]
 
 # %% ../nbs/06_czsl.ipynb #adfdf385
-def _curve_points(seen_accs, unseen_accs, name: str) -> tuple[np.ndarray, np.ndarray]:
-    "The seen and unseen accuracies of one curve as float arrays: one pair per point (at least one), fractions in [0, 1]."
+def _curve_points(seen_accs, unseen_accs, name: str, ordered: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The seen and unseen accuracies of one curve as float arrays: one pair per point (at least one), fractions in [0, 1];
+    with `ordered`, in a sweep's order (increasing bias: unseen accuracy rises), which the trapezoid AUC needs."""
     s, u = np.asarray(seen_accs, dtype=float), np.asarray(unseen_accs, dtype=float)
     if s.ndim != 1 or s.shape != u.shape:
         raise InputValidationError(f"{name}: seen and unseen accuracies must be 1-d lists of one length (one pair per bias), "
@@ -217,6 +235,10 @@ def _curve_points(seen_accs, unseen_accs, name: str) -> tuple[np.ndarray, np.nda
         if v.min() < 0 or v.max() > 1:
             raise InputValidationError(f"{name}: {what} accuracies must be fractions in [0, 1], got {v.min():g}..{v.max():g}"
                                        f"{' (percentages? divide by 100)' if v.min() >= 0 and v.max() <= 100 else ''}.")
+    if ordered and u[-1] < u[0]:      # a curve walked backwards; a local dip (a sweep's rounding tie) stays, as in np.trapz
+        raise InputValidationError(f"{name}: unseen accuracy falls from {u[0]:g} (first point) to {u[-1]:g} (last): the curve is in "
+                                   f"decreasing-unseen order, which gives a negative area. Points go in order of increasing bias "
+                                   f"(unseen accuracy rising, as a sweep gives them): reverse both lists (seen[::-1], unseen[::-1]).")
     return s, u
 
 
@@ -229,8 +251,8 @@ def hm_curve(seen_accs, unseen_accs, hm: str = "harmonic") -> np.ndarray:
 
 
 def trapezoid_auc(seen_accs, unseen_accs) -> float:
-    "Area under seen accuracy over unseen accuracy (fractions in [0, 1]), trapezoids in list order (`np.trapz(seen, unseen)`)."
-    s, u = _curve_points(seen_accs, unseen_accs, "trapezoid_auc")
+    "Area under seen accuracy over unseen accuracy (fractions in [0, 1], unseen rising), trapezoids in list order (`np.trapz(seen, unseen)`)."
+    s, u = _curve_points(seen_accs, unseen_accs, "trapezoid_auc", ordered=True)
     return float(np.sum((u[1:] - u[:-1]) * (s[1:] + s[:-1]) / 2))
 
 # %% ../nbs/06_czsl.ipynb #b17f3a44
@@ -252,7 +274,7 @@ class SweepResult:
     @classmethod
     def from_curve(cls, biases, seen_accs, unseen_accs, hm: str = "harmonic", **kwargs) -> "SweepResult":
         "Summarise a curve: AUC, best seen, best unseen, best HM and the bias at the (first) best HM."
-        s, u = _curve_points(seen_accs, unseen_accs, "SweepResult.from_curve")
+        s, u = _curve_points(seen_accs, unseen_accs, "SweepResult.from_curve", ordered=True)
         biases = np.asarray(biases, dtype=float)
         if biases.shape != s.shape:
             raise InputValidationError(f"SweepResult.from_curve: one bias per point, got {biases.shape} biases for {len(s)} points.")
@@ -293,7 +315,7 @@ def _check_sweep_args(scores, labels, seen, topk, label_mask, protocol):
     labels = _check_labels(labels, n, L, dev)
     seen = _label_vector_mask(seen, L, "seen", dev)
     mask = _check_label_mask(label_mask, n, L, dev)
-    if not isinstance(topk, (int, np.integer)) or topk < 1: raise InputValidationError(f"topk must be a positive int, got {topk!r}.")
+    if not is_whole_number(topk, 1): raise InputValidationError(f"topk must be a positive int, got {topk!r}.")
     n_cand = L if mask is None else int(mask.sum(-1).min())
     if topk > n_cand:
         raise InputValidationError(f"topk={topk} is larger than the number of candidate labels ({n_cand}"
@@ -343,9 +365,12 @@ def bias_sweep(scores, labels, seen, *, topk: int = 1, label_mask=None, hm: str 
 def bias_sweeps(scores, labels, seen, *, topks: Sequence[int] = (1, 2, 3), label_mask=None, hm: str = "harmonic",
                 n_biases: int = 20, protocol: str = "czsl", chunk_size: Optional[int] = None) -> dict[int, SweepResult]:
     "`bias_sweep` for several `topk` at once (one pass over the scores): `{k: SweepResult}`."
+    if isinstance(topks, (str, bytes)) or not hasattr(topks, "__iter__"):
+        one = f"; for one k pass topks=({topks},) or use bias_sweep(..., topk={topks})" if is_whole_number(topks, 1) else ""
+        raise InputValidationError(f"topks must be a list of positive ints, e.g. topks=(1, 2, 3), got {topks!r}{one}.")
     topks = list(topks)
     if not topks: raise InputValidationError("topks is empty; pass e.g. topks=(1, 2, 3).")
-    bad = [k for k in topks if not isinstance(k, (int, np.integer)) or k < 1]
+    bad = [k for k in topks if not is_whole_number(k, 1)]
     if bad: raise InputValidationError(f"every topk must be a positive int, got {bad}.")
     if not is_whole_number(n_biases, 1):
         raise InputValidationError(f"n_biases must be a positive int (czsl and the papers use 20), got {n_biases!r}.")
@@ -359,6 +384,8 @@ def bias_sweeps(scores, labels, seen, *, topks: Sequence[int] = (1, 2, 3), label
 def reference_bias_sweep(scores, labels, seen, *, topk: int = 1, label_mask=None, hm: str = "harmonic",
                          n_biases: int = 20, protocol: str = "czsl") -> SweepResult:
     "`bias_sweep` the straightforward way (czsl's): a full biased copy and a full `topk` over all labels per bias."
+    if not is_whole_number(n_biases, 1):
+        raise InputValidationError(f"n_biases must be a positive int (czsl and the papers use 20), got {n_biases!r}.")
     scores, labels, seen, mask = _check_sweep_args(scores, labels, seen, topk, label_mask, protocol)
     n, L = scores.shape
     true = labels if labels.ndim == 2 else None

@@ -17,8 +17,8 @@ import torch
 
 from .cache import dataset_fingerprint
 from .core import (DatasetFormatError, InputValidationError, atomic_path, data_dir,
-                             get_logger, pick_device, progress)
-from .datasets import DatasetEntry, register_dataset
+                             get_logger, is_whole_number, pick_device, progress)
+from .datasets import DatasetEntry, checked_exporter, register_dataset
 from .render import render_scenes
 from .scenes import Camera, Light, Scene, SceneObject, Vocabulary, resting_object
 
@@ -59,16 +59,27 @@ def indices_of_classes(classes, sizes: Sequence[int]) -> np.ndarray:
 
 def grid_indices(names: Sequence[str], sizes: Sequence[int], factor_grid: Mapping[str, Sequence[int]] | None = None) -> np.ndarray:
     "Sorted flat indices of every image whose factor classes lie in `factor_grid` (name -> kept class ids; others whole)."
+    if factor_grid is not None and not isinstance(factor_grid, Mapping):
+        raise InputValidationError(f"factor_grid must map factor names to lists of class indices; got {factor_grid!r}.")
     factor_grid = dict(factor_grid or {})
     unknown = set(factor_grid) - set(names)
     if unknown:
         raise InputValidationError(f"unknown factor(s) {sorted(unknown)} in factor_grid; the factors are {list(names)}.")
     axes = []
     for name, size in zip(names, sizes):
-        kept = np.unique(np.asarray(factor_grid.get(name, range(size)), dtype=np.int64))
-        if kept.size == 0 or kept.min() < 0 or kept.max() >= size:
-            raise InputValidationError(f"factor_grid['{name}'] must hold class indices in [0, {size}); got {list(kept)}.")
-        axes.append(kept)
+        kept = np.asarray(factor_grid.get(name, range(size)), dtype=object)
+        if kept.ndim != 1 or kept.size == 0:
+            raise InputValidationError(f"factor_grid['{name}'] must be a non-empty list of class indices in [0, {size}); "
+                                       f"got {factor_grid.get(name)!r}.")
+        bad = [v for v in kept if not is_whole_number(v, 0, size)]       # 0.75 or True is not silently cut to 0 or 1
+        if bad:
+            values = any(isinstance(v, (float, np.floating)) for v in bad)
+            raise InputValidationError(
+                f"factor_grid['{name}'] must hold class indices in [0, {size}): whole numbers, the positions 0..{size - 1} of the "
+                f"kept values in the factor's value grid, not the values themselves; got {bad[0]!r}." + (
+                    " To select by value, convert the values to class indices with `classes_of_values` (the loaders' check "
+                    "of that value grid)." if values else ""))
+        axes.append(np.unique(kept.astype(np.int64)))
     mesh = np.meshgrid(*axes, indexing="ij")
     return indices_of_classes(np.stack([m.ravel() for m in mesh], axis=1), sizes)
 
@@ -216,19 +227,22 @@ def dsprites_filename(size: int = 64) -> str:
     return DSPRITES_FILENAME.replace("64x64", f"{size}x{size}")
 
 
-def _export_plan(names, sizes, n, seed, factor_grid, size) -> tuple[int, np.ndarray, np.ndarray]:
+def _export_plan(names, sizes, n, seed, factor_grid, size, chunk_size) -> tuple[int, np.ndarray, np.ndarray]:
     "The image side (default 64), the selected flat indices and their factor classes of an export request."
     size = 64 if size is None else int(size)
     if size < 8: raise InputValidationError(f"size must be at least 8 pixels; got {size}.")
+    if not is_whole_number(chunk_size, 1):
+        raise InputValidationError(f"chunk_size must be a whole number ≥ 1 (images drawn at once); got {chunk_size!r}.")
     indices = select_indices(names, sizes, n=n, seed=seed, factor_grid=factor_grid)
     return size, indices, classes_of_indices(indices, sizes)
 
 
+@checked_exporter                                             # n, size, seed and `out` checked as for the registry's worlds
 def export_dsprites(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     factor_grid: Mapping[str, Sequence[int]] | None = None, chunk_size: int = 8192,
                     device: str = "cpu") -> Path:
     "Write dSprites (all 737,280 images when `n` and `factor_grid` are None) as the release's `.npz` in folder `out`."
-    size, indices, classes = _export_plan(DSPRITES_LATENT_NAMES, DSPRITES_LATENT_SIZES, n, seed, factor_grid, size)
+    size, indices, classes = _export_plan(DSPRITES_LATENT_NAMES, DSPRITES_LATENT_SIZES, n, seed, factor_grid, size, chunk_size)
     values = dsprites_values_of_classes(classes)
     starts = range(0, len(indices), chunk_size)
     chunks = (draw_dsprites(values[s:s + chunk_size], size=size, device=device)
@@ -336,6 +350,9 @@ def load_dsprites(path: Path | str | None = None) -> FactorDataset:
     possible = {(k.decode() if isinstance(k, bytes) else str(k)): np.asarray(v, dtype=np.float64)
                 for k, v in metadata["latents_possible_values"].items()}
     sizes = tuple(int(s) for s in metadata["latents_sizes"])
+    if not len(names) == len(sizes) == classes.shape[1]:
+        raise DatasetFormatError(f"{file}: metadata lists {len(names)} latents_names and {len(sizes)} latents_sizes, but "
+                                 f"latents_classes has {classes.shape[1]} columns: one of each per latent ({', '.join(DSPRITES_LATENT_NAMES)}).")
     _check_latents(file, names, sizes, values, classes)
     return FactorDataset("dSprites", images, values.astype(np.float64), classes.astype(np.int64), names, sizes, possible, file,
                          dataset_fingerprint(["dSprites", images, values, classes]))
@@ -434,12 +451,13 @@ def draw_3dshapes(factor_classes, size: int = 64, device: str = "cpu", batch_siz
     return (images.permute(0, 2, 3, 1) * 255).round().to(torch.uint8).numpy()
 
 # %% ../nbs/04d_factor_data.ipynb #a29430a0
+@checked_exporter
 def export_3dshapes(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     factor_grid: Mapping[str, Sequence[int]] | None = None, chunk_size: int = 1024,
                     device: str = "cpu") -> Path:
     "Write 3dshapes (all 480,000 images when `n` and `factor_grid` are None) as the release's `3dshapes.h5` in folder `out`."
     import h5py
-    size, indices, classes = _export_plan(SHAPES3D_FACTOR_NAMES, SHAPES3D_FACTOR_SIZES, n, seed, factor_grid, size)
+    size, indices, classes = _export_plan(SHAPES3D_FACTOR_NAMES, SHAPES3D_FACTOR_SIZES, n, seed, factor_grid, size, chunk_size)
     path = Path(out) / SHAPES3D_FILENAME
     with atomic_path(path) as tmp:
         with h5py.File(tmp, "w", track_order=False) as f:

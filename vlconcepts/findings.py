@@ -5,16 +5,19 @@
 # %% ../nbs/60_findings.ipynb #1c2e2c8c
 from __future__ import annotations
 
+import csv
+import io
 import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .core import InputValidationError, tables_dir
+from .core import DatasetFormatError, InputValidationError, tables_dir
 from .stats import seed_spread
 
 # %% auto #0
@@ -29,11 +32,11 @@ __all__ = ['HOLDS', 'FAILS', 'INCONCLUSIVE', 'NOT_MEASURED', 'MIN_GAP', 'MIN_ITE
            'CONTROLLED_IMCAPS_FINDINGS', 'MAC_METHODS', 'PAPER_MM_ENCODER_LEAD', 'PATCHES_ADD_LITTLE',
            'GENERALISES_LESS', 'SHARED_LEARNING_RATE', 'MAC_FINDINGS', 'STUDY_FINDINGS', 'FINDINGS', 'Measure',
            'parse_measure', 'label_matches', 'read_result_table', 'Cell', 'seed_rows', 'seed_values', 'seed_items',
-           'measure', 'Diff', 'Mean', 'FirstOf', 'RankCorrelation', 'evaluate_term', 'verdict_margin', 'verdict',
-           'combine_verdicts', 'firm_across_hosts', 'Check', 'Cause', 'Finding', 'format_measure', 'assess_finding',
-           'assess_findings', 'summary_line', 'compmap_cell', 'binding_cell', 'purity_cell', 'purity_fig2_cell',
-           'mean_concept_correlation', 'probe_cell', 'probe_em', 'error_share', 'word_check', 'cic_image_score',
-           'zero_score_share', 'mac_cell', 'mac_branch_change', 'mac_drop', 'finding']
+           'check_seeds_agree', 'measure', 'Diff', 'Mean', 'FirstOf', 'RankCorrelation', 'evaluate_term',
+           'verdict_margin', 'verdict', 'combine_verdicts', 'firm_across_hosts', 'Check', 'Cause', 'Finding',
+           'format_measure', 'assess_finding', 'assess_findings', 'summary_line', 'compmap_cell', 'binding_cell',
+           'purity_cell', 'purity_fig2_cell', 'mean_concept_correlation', 'probe_cell', 'probe_em', 'error_share',
+           'word_check', 'cic_image_score', 'zero_score_share', 'mac_cell', 'mac_branch_change', 'mac_drop', 'finding']
 
 # %% ../nbs/60_findings.ipynb #59e26576
 class Measure(NamedTuple):
@@ -72,13 +75,30 @@ def label_matches(value, pattern: str) -> bool:
 
 
 def read_result_table(name: str, folder: Path | None = None) -> pd.DataFrame | None:
-    "`tables/<name>.csv` as strings (None when it is not there); an unnamed first column is called 'label'."
-    path = Path(folder or tables_dir()) / f"{name}.csv"
+    """`tables/<name>.csv` as strings (None when it is not there; `attrs['path']` says where it was read); an unnamed
+    first column is called 'label'. A folder that is not one, and a file that is empty, not UTF-8, or has a row with
+    more or fewer fields than its header (a copy cut mid-row), are refused."""
+    folder = Path(folder or tables_dir())
+    if not folder.is_dir():
+        raise InputValidationError(f"No folder of result tables at {folder}" + (" (it is a file)" if folder.exists() else "")
+                                   + ": pass the folder that holds the <name>.csv tables (default: this profile's tables/).")
+    path = folder / f"{name}.csv"
     if not path.exists(): return None
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    return frame.rename(columns={frame.columns[0]: "label"}) if frame.columns[0].startswith("Unnamed") or frame.columns[0] == "" else frame
+    try: text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise DatasetFormatError(f"{path} is not UTF-8 text ({e.reason} at byte {e.start}): write it again as UTF-8, as the experiments do.") from None
+    rows = [r for r in csv.reader(io.StringIO(text)) if r]
+    if not rows: raise DatasetFormatError(f"{path} is empty (no header, no rows): rebuild the table, or delete it so it reads as not measured.")
+    if ragged := [(k, len(r)) for k, r in enumerate(rows[1:], 1) if len(r) != len(rows[0])]:
+        raise DatasetFormatError(f"{path}: row {ragged[0][0]} has {ragged[0][1]} fields but the header has {len(rows[0])} "
+                                 "(a file cut mid-row, or a stray comma): rebuild the table.")
+    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    frame = frame.rename(columns={frame.columns[0]: "label"}) if frame.columns[0].startswith("Unnamed") or frame.columns[0] == "" else frame
+    frame.attrs["path"] = str(path)
+    return frame
 
 
+# %% ../nbs/60_findings.ipynb #111de59d
 @dataclass(frozen=True)
 class Cell:
     "One number of a result table: `table`, the first `column` matching, the first row whose label (first column) matches `row` and whose `where` columns match."
@@ -94,17 +114,19 @@ class Cell:
         column = next((c for c in frame.columns if label_matches(c, self.column)), None)
         if column is None: return None
         mask = pd.Series(True, index=frame.index)
-        if self.row is not None: mask &= frame.iloc[:, 0].map(lambda v: label_matches(v, self.row))
+        if self.row is not None: mask &= frame.iloc[:, 0].map(lambda v: label_matches(v, self.row)).astype(bool)
         for col, pattern in self.where:
             if col not in frame.columns: return None
-            mask &= frame[col].map(lambda v: label_matches(v, pattern))
+            mask &= frame[col].map(lambda v: label_matches(v, pattern)).astype(bool)
         hits = frame.index[mask]
         return (hits[0], column) if len(hits) else None
 
 # %% ../nbs/60_findings.ipynb #69d84952
 def seed_rows(seeds: pd.DataFrame, labels: list[str], column: str) -> tuple[pd.DataFrame, str] | None:
     "The rows of the long table `seeds` holding the cell with row `labels` and `column`, and their value column (None if not found or ambiguous)."
-    if seeds is None or "seed" not in seeds.columns: return None
+    if seeds is None: return None
+    if "seed" not in seeds.columns:
+        raise DatasetFormatError(f"{seeds.attrs.get('path', 'The per-seed table')} has no 'seed' column (it has {list(seeds.columns)}): rebuild the table.")
     keys = [c for c in seeds.columns if c != "seed"]
     rows = seeds
     for label in labels:
@@ -112,15 +134,24 @@ def seed_rows(seeds: pd.DataFrame, labels: list[str], column: str) -> tuple[pd.D
     if column in rows.columns: return rows, column
     rows = rows[rows[keys].eq(column).any(axis=1)]
     used = {c for c in keys if rows[c].isin(labels + [column]).any()}
+    if "value" in keys and "value" not in used and len(rows): return rows, "value"   # stats' long form: value (and counts such as n)
     numeric = [c for c in keys if c not in used and len(rows) and pd.to_numeric(rows[c], errors="coerce").notna().all()]
-    if "value" in numeric: numeric = ["value"]                         # stats' long form: value (and counts such as n)
     return (rows, numeric[0]) if len(numeric) == 1 else None
 
 
 def seed_values(seeds: pd.DataFrame, labels: list[str], column: str) -> pd.Series | None:
-    "The per-seed values of that cell (`seed_rows`; None if not found, ambiguous or from fewer than two seeds)."
+    """The per-seed values of that cell (`seed_rows`; None if not found, ambiguous or from fewer than two seeds); a blank
+    is a missing seed, any other value that is not a finite number is refused."""
     found = seed_rows(seeds, labels, column)
-    values = pd.to_numeric(found[0][found[1]], errors="coerce").dropna() if found else pd.Series(dtype=float)
+    if not found: return None
+    raw = found[0][found[1]]
+    text = raw.where(raw.notna(), "").astype(str).str.strip()
+    values = pd.to_numeric(text, errors="coerce")
+    if len(bad := text[(values.isna() & ~text.str.lower().isin(["", "nan"])) | np.isinf(values)]):
+        raise DatasetFormatError(f"{seeds.attrs.get('path', 'The per-seed table')}: the value {bad.iloc[0]!r} of "
+                                 f"{' / '.join(map(str, [*labels, column]))} (seed {found[0].at[bad.index[0], 'seed']}) is not a finite "
+                                 "number: the seeds file is stale or truncated: rebuild the table.")
+    values = values.dropna()
     return values if len(values) >= 2 else None
 
 
@@ -133,26 +164,48 @@ def seed_items(seeds: pd.DataFrame, labels: list[str], column: str) -> int:
 
 
 # %% ../nbs/60_findings.ipynb #b2c3d4e5
+_NO_NUMBER = {"", "–", "-", "—", "n/a", "nan"}   # a cell that is not measured
+
+
+def check_seeds_agree(values: pd.Series, printed: str, where: str, table: str = "the table", seeds: str = "the seeds file") -> None:
+    """Refuse per-seed `values` whose mean is not the table's `printed` mean to its printed precision (half a unit of
+    its last digit): a seeds file cut short, or left from an earlier run beside a rebuilt or edited table."""
+    shown = re.match(rf"\s*({_NUMBER})", str(printed).replace("−", "-"))
+    exponent = Decimal(shown[1].replace(",", "")).as_tuple().exponent if shown else 0
+    mean, table_mean = float(np.mean(values)), parse_measure(printed).mean
+    if abs(mean - table_mean) <= 0.5 * 10.0 ** exponent + 1e-9 * max(1.0, abs(table_mean)): return
+    raise DatasetFormatError(f"{seeds} gives {where} a mean of {mean:.6g} over {len(values)} seeds, but {table} prints {printed!r} "
+                             "there: the seeds file is stale or truncated: rebuild the table.")
+
+
+# %% ../nbs/60_findings.ipynb #79435fac
 def measure(cell: Cell, folder: Path | None = None) -> Measure | None:
     """The number `cell` names, with its spread (seeds, `m ± se`, or an interval; a spread of exactly 0, as from a fixed
-    model scored once per seed, counts as none); None when the table or the cell is not there."""
+    model scored once per seed, counts as none); None when the table or the cell is not there, or the cell is blank or a
+    dash. A cell that is no number, and a seeds file whose mean is not the table's, are refused."""
     frame = read_result_table(cell.table, folder)
     if frame is None: return None
     found = cell.locate(frame)
     if found is None: return None
     i, column = found
-    value = parse_measure(frame.at[i, column])
-    if math.isnan(value.mean): return None
-    labels = [frame.iat[i, 0]] + [frame.at[i, c] for c, _ in cell.where]
+    text, labels = frame.at[i, column], [frame.iat[i, 0]] + [frame.at[i, c] for c, _ in cell.where]
+    value, where = parse_measure(text), " / ".join(map(str, [*labels, column]))
+    if math.isnan(value.mean) or value.se < 0:
+        if str(text).strip().lower() in _NO_NUMBER: return None
+        raise DatasetFormatError(f"{frame.attrs['path']}: the cell {where} reads {text!r}, which is not a number ('41.5'), a mean ± a "
+                                 "finite, non-negative standard error ('41.5 ± 3.0'), nor blank or a dash (not measured): correct or rebuild the table.")
     seeds = read_result_table(f"{cell.table}_seeds", folder) if cell.spread else None
     values = seed_values(seeds, labels, column)
-    if values is not None: result = Measure(*seed_spread(values))
+    if values is not None:
+        check_seeds_agree(values, text, where, frame.attrs["path"], seeds.attrs["path"])
+        result = Measure(*seed_spread(values))
     elif cell.interval:
         low, high = (parse_measure(frame.at[i, c]).mean if c in frame.columns else math.nan for c in cell.interval)
         result = Measure(value.mean, (high - low) / 3.92)
     else: result = value if cell.spread else Measure(value.mean)
     result = result._replace(items=seed_items(seeds, labels, column))
     return result._replace(se=math.nan) if result.se == 0 else result     # a zero spread (identical seeds, '± 0.00'): no spread
+
 
 # %% ../nbs/60_findings.ipynb #2cacc505
 @dataclass(frozen=True)
@@ -332,6 +385,7 @@ def _tables_of(term) -> set:
     return set()
 
 
+# %% ../nbs/60_findings.ipynb #3cdf36f7
 def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
     "One row of the findings page for `finding` judged on the tables in `folder`."
     judged = [(c, *c.judge(folder)) for c in finding.checks]
@@ -358,8 +412,13 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
 
 
 def assess_findings(findings=None, folder: Path | None = None) -> pd.DataFrame:
-    "The findings page: one row per finding (default: every finding in `FINDINGS`), judged on `folder`'s tables."
-    findings = FINDINGS if findings is None else findings
+    "The findings page: one row per finding (a list of `Finding`s or their ids; default: every finding in `FINDINGS`), judged on `folder`'s tables."
+    if isinstance(findings, (Finding, str)):
+        raise InputValidationError(f"assess_findings: expected a list of findings, got one {type(findings).__name__}; wrap it in a list: [...].")
+    findings = [finding(f) if isinstance(f, str) else f for f in (FINDINGS if findings is None else findings)]
+    if not findings: raise InputValidationError("assess_findings: no findings to judge; pass a list of findings or ids, or None for all of FINDINGS.")
+    if bad := [f for f in findings if not isinstance(f, Finding)]:
+        raise InputValidationError(f"assess_findings: {bad[0]!r} is a {type(bad[0]).__name__}, not a Finding or a finding's id.")
     ids = [f.id for f in findings]
     if len(set(ids)) != len(ids): raise InputValidationError(f"assess_findings: duplicate finding ids {sorted({i for i in ids if ids.count(i) > 1})}.")
     return pd.DataFrame([assess_finding(f, folder) for f in findings]).set_index("id")
@@ -377,6 +436,9 @@ def _verdict_counts(rows: pd.DataFrame) -> tuple[int, str]:
 
 def summary_line(page: pd.DataFrame, profile: str) -> str:
     "'N of M headline findings hold in the <profile> profile', the other verdicts counted after it; the project's own studies apart."
+    if not isinstance(page, pd.DataFrame) or "holds?" not in page.columns:
+        raise InputValidationError("summary_line: the page has no 'holds?' column; pass the page `assess_findings` returns.")
+    if page.empty: raise InputValidationError("summary_line: the page has no rows (no finding was judged); pass the page `assess_findings` returns.")
     own = page["lens"].eq(OWN_STUDY) if "lens" in page.columns else pd.Series(False, index=page.index)
     held, rest = _verdict_counts(page[~own])
     line = f"{held} of {int((~own).sum())} headline findings hold in the {profile} profile" + (f" ({rest})" if rest else "")

@@ -16,19 +16,20 @@ import torch
 from scipy import stats
 
 from .cache import cached_result
-from .core import InputValidationError, get_logger, paper_table
+from .core import InputValidationError, VLConceptsError, get_logger, is_whole_number, paper_table, pick_device
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS',
-           'WINOGROUND_CHANCE', 'STUDY_B_TASKS', 'lens_plan', 'normalised', 'Axis', 'mcnemar_test', 'spearman_interval',
-           'interval_verdict', 'ReportSettings', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct',
-           'top1_chance', 'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens',
-           'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens',
-           'ModelReport', 'model_lens_plan', 'report_model', 'paired_tests', 'paper_points', 'summary_figure',
-           'scores_table', 'axes_table', 'report_page', 'without_timings', 'report_name', 'purity_gap_rows',
-           'study_verdict', 'binding_recovery_rows']
+__all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'REPORT_ZERO_OK', 'WORD_SOURCE_KINDS',
+           'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'STUDY_B_TASKS', 'lens_plan', 'normalised',
+           'Axis', 'mcnemar_test', 'spearman_interval', 'interval_verdict', 'ReportSettings', 'setting_range_errors',
+           'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct', 'top1_chance',
+           'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens', 'probes_lens',
+           'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens', 'ModelReport',
+           'model_lens_plan', 'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table',
+           'axes_table', 'report_page', 'without_timings', 'report_name', 'purity_gap_rows', 'study_verdict',
+           'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
 LENSES = ("compmap", "binding", "probes", "controlled_imcaps", "mac", "purity")
@@ -144,9 +145,43 @@ class ReportSettings:
         return [f"{f.name} {getattr(self, f.name)} (the experiments: {getattr(default, f.name)})" for f in fields(self)
                 if f.name != "device" and getattr(self, f.name) != getattr(default, f.name)]
 
+# %% ../nbs/70_report.ipynb #0d68857a
+REPORT_ZERO_OK = ("world_seed", "purity_seed", "binding_seeds", "probe_per_cell")  # integer settings that may be 0 (probe_per_cell 0: every prompt)
+WORD_SOURCE_KINDS = ("minilm", "fasttext", "word2vec")                          # `compmap.word_vectors`' sources ('fasttext:<path>' too)
 
+
+def setting_range_errors(s: ReportSettings) -> list[str]:
+    "'name=value (what is allowed)' for each setting of `s` out of range (its types are checked already), the device and probe aside."
+    low = lambda name: 0 if name in REPORT_ZERO_OK else 1
+    bad = [f"{f.name}={getattr(s, f.name)!r} (an integer ≥ {low(f.name)})" for f in fields(s)
+           if type(f.default) is int and getattr(s, f.name) < low(f.name)]
+    bad += [f"{k}={getattr(s, k)!r} (a finite number > 0)" for k in ("compmap_lr", "csp_lr") if not (math.isfinite(getattr(s, k)) and getattr(s, k) > 0)]
+    if not 0 < s.mac_closed_fraction <= 1: bad.append(f"mac_closed_fraction={s.mac_closed_fraction!r} (in (0, 1]; 1: the full world)")
+    bad += [f"{k}={list(getattr(s, k))} (one or more integers ≥ 0)" for k in ("compmap_seeds", "probe_seeds")
+            if not getattr(s, k) or not all(is_whole_number(x) for x in getattr(s, k))]
+    if not s.word_sources or not all(isinstance(w, str) and w.partition(":")[0] in WORD_SOURCE_KINDS for w in s.word_sources):
+        bad.append(f"word_sources={list(s.word_sources)} (one or more of 'minilm', 'fasttext[:path]', 'word2vec[:path]')")
+    if not s.binding_fractions or not all(t in ("single", "two", "rel") and isinstance(v, (int, float)) and not isinstance(v, bool)
+                                          and 0 < v <= 1 for t, v in s.binding_fractions.items()):
+        bad.append(f"binding_fractions={s.binding_fractions} (tasks single, two, rel -> a share of the paper's sizes in (0, 1])")
+    return bad
+
+
+def check_device_and_probe(s: ReportSettings) -> None:
+    "An error if `s.device` names no device here (`core.pick_device`), or `s.probe` a field `ProbeConfig` lacks or a value it refuses."
+    try: pick_device(s.device)
+    except VLConceptsError as e: raise InputValidationError(f"Report setting device={s.device!r}: {e}") from None
+    from vlconcepts.probes import ProbeConfig, check_probe_config
+    known = [f.name for f in fields(ProbeConfig) if f.name not in ("seed", "compprompts_seed")]   # the probes lens sets these two
+    if unknown := sorted(set(s.probe) - set(known)):
+        raise InputValidationError(f"Report setting probe: unknown ProbeConfig field(s) {unknown}; known: {known}.")
+    try: check_probe_config(ProbeConfig(**s.probe))
+    except (TypeError, InputValidationError) as e: raise InputValidationError(f"Report setting probe={s.probe}: {e}") from None
+
+# %% ../nbs/70_report.ipynb #02321904
 def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> ReportSettings:
-    "`ReportSettings` with `overrides` ({field: value}, lists read as tuples); an unknown field is an error naming the known ones."
+    """`ReportSettings` with `overrides` ({field: value}, lists read as tuples); an unknown field is an error naming the known ones,
+    a value of the wrong type or out of range (`setting_range_errors`, `check_device_and_probe`) one naming it and what is allowed."""
     if overrides is not None and not isinstance(overrides, dict):
         raise InputValidationError(f"report_settings: overrides are a dict {{field: value}} (a profile's `settings:`), got {overrides!r}.")
     known = {f.name for f in fields(ReportSettings)}
@@ -157,7 +192,10 @@ def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> R
         wrong = [f"{k}={v!r} (wants a {kind.__name__})" for k, v in typed.items() if isinstance(getattr(defaults, k), kind)
                  and (not isinstance(v, accepted) or (kind is not bool and isinstance(v, bool)))]
         if wrong: raise InputValidationError(f"Report setting(s) of the wrong type: {'; '.join(wrong)}.")
-    return replace(ReportSettings(device=device), **typed)
+    settings = replace(ReportSettings(device=device), **typed)
+    if bad := setting_range_errors(settings): raise InputValidationError(f"Report setting(s) out of range: {'; '.join(bad)}.")
+    check_device_and_probe(settings)
+    return settings
 
 # %% ../nbs/70_report.ipynb #a4dea0da
 @dataclass

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -17,9 +18,21 @@ __all__ = ['mean_se', 'seed_spread', 'save_seed_values', 'read_seed_values']
 
 # %% ../nbs/00b_stats.ipynb #d4db3b52
 def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", digits: int = 2) -> pd.DataFrame:
-    "`mean ± standard error` over seeds of `value`, one row per `index`, one column per `column` (no ± for one seed)."
+    """`mean ± standard error` over seeds of `value`, one row per `index`, one column per `column` (no ± for one seed).
+    A blank (NaN) is a missing seed; a value that is no finite number, and (given a `seed` column) a seed twice in one cell, are refused."""
+    if not isinstance(long, pd.DataFrame): raise InputValidationError(f"mean_se: expected a long DataFrame, got a {type(long).__name__}.")
     missing = [c for c in (index, column, value) if c not in long.columns]
     if missing: raise InputValidationError(f"mean_se: no column {missing} in the table; it has {list(long.columns)}.")
+    numbers = pd.to_numeric(long[value].map(lambda v: np.nan if isinstance(v, str) else v), errors="coerce")
+    if len(bad := long[(numbers.isna() & long[value].notna()) | np.isinf(numbers)]):
+        raise InputValidationError(f"mean_se: {value!r} is {bad[value].tolist()[0]!r} for {index} {bad[index].iloc[0]!r}, {column} "
+                                   f"{bad[column].iloc[0]!r}: a seed's value must be a finite number (NaN for a missing seed).")
+    if "seed" in long.columns and len(twice := long[long.duplicated([index, column, "seed"])]):
+        raise InputValidationError(f"mean_se: seed {twice.seed.tolist()[0]!r} appears twice for {index} {twice[index].iloc[0]!r}, {column} "
+                                   f"{twice[column].iloc[0]!r}; each seed counts once (a table concatenated twice?): drop the duplicate rows.")
+    if not isinstance(digits, (int, np.integer)) or isinstance(digits, bool) or digits < 0:
+        raise InputValidationError(f"mean_se: digits must be a whole number ≥ 0, not {digits!r}.")
+    long = long.assign(**{value: numbers})
     def cell(x):
         x = x.dropna()
         if len(x) == 0: return "–"
@@ -30,9 +43,11 @@ def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", d
 
 # %% ../nbs/00b_stats.ipynb #ce05ff33
 def seed_spread(values) -> tuple[float, float, int]:
-    "(mean, standard error, n) of the finite `values`; the error is NaN for fewer than two values."
-    x = np.asarray(pd.Series(values, dtype=float), dtype=float)
-    x = x[np.isfinite(x)]                                                # NaN and ±inf are no seed's value
+    "(mean, standard error, n) of `values` (NaN: a missing seed); the error is NaN for fewer than two values; ±inf is refused, as by `mean_se`."
+    try: x = np.asarray(pd.Series(values, dtype=float), dtype=float)
+    except (TypeError, ValueError) as e: raise InputValidationError(f"seed_spread: expected a list of numbers, one per seed: {e}.") from None
+    if np.isinf(x).any(): raise InputValidationError(f"seed_spread: a seed's value is {x[np.isinf(x)][0]}: each must be a finite number (NaN for a missing seed).")
+    x = x[np.isfinite(x)]                                                # NaN: a missing seed
     if len(x) == 0: return (math.nan, math.nan, 0)
     if (x == x[0]).all(): return (float(x[0]), 0.0 if len(x) > 1 else math.nan, len(x))   # equal seeds: no spread, exactly
     se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
@@ -41,6 +56,9 @@ def seed_spread(values) -> tuple[float, float, int]:
 # %% ../nbs/00b_stats.ipynb #84debc54
 def save_seed_values(long: pd.DataFrame, name: str) -> Path:
     "Write the per-seed long table `long` (with a `seed` column) atomically to `tables/<name>_seeds.csv`."
+    if not isinstance(name, str) or not name or re.search(r"[/\\]|\.\.", name):
+        raise InputValidationError(f"save_seed_values: the table name must be a plain file name such as 'compmap_table1' (no '/', "
+                                   f"'\\' or '..'), not {name!r}: the file goes to tables/<name>_seeds.csv.")
     long = pd.DataFrame(long)
     if "seed" not in long.columns:
         raise InputValidationError(f"save_seed_values({name!r}): the table needs a 'seed' column; it has {list(long.columns)}.")

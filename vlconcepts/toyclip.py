@@ -23,7 +23,7 @@ from fastcore.basics import patch
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before open_clip)
 from .cache import code_digest, compute_context, computing_libraries, dataset_fingerprint
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
-                             cache_dir, get_logger, pick_device, progress, quiet_root_logger, seed_everything)
+                             cache_dir, get_logger, is_whole_number, pick_device, progress, quiet_root_logger, seed_everything)
 from .models import (OpenCLIPModel, autocast_dtype, create_openclip, did_you_mean, register_backend,
                                register_openclip_config)
 from .captions import CAPTION_KINDS, FIELD_ORDER, RELATION_PHRASES, caption_scene
@@ -34,8 +34,8 @@ from .attribute_object_data import attribute_world_vocab
 from .cub_data import CUB_GROUPS
 from .datasets import WORLD_MODULES
 from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_OBJECT_COUNTS,
-                                      DEFAULT_MIXTURE, PART_COLOUR_GROUPS, WorldScene, attribute_caption_pair, bird_caption_pair, check_mixture,
-                                      mixture_captioner, render_mixture_pool)
+                                      DEFAULT_MIXTURE, OBJECT_COUNT_CHOICES, PART_COLOUR_GROUPS, WorldScene, attribute_caption_pair,
+                                      bird_caption_pair, check_mixture, check_shares, finite_number, mixture_captioner, render_mixture_pool)
 
 logger = get_logger(__name__)
 
@@ -47,18 +47,19 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name', 'register_toyclip_config', 'create_toyclip',
            'normalize_images', 'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_rows',
            'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss',
-           'weight_table', 'TrainingConfig', 'weighted_choice', 'world_captioner', 'render_world_pool', 'color_theme',
-           'material_captioner', 'world_theme', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
-           'save_checkpoint', 'missing_checkpoint_error', 'read_checkpoint', 'TrainingRun', 'TrainingParts',
-           'training_parts', 'training_rows', 'training_batch', 'toyclip_step', 'pool_index', 'encode_pool',
-           'text_phase_step', 'resume_training', 'train_toyclip', 'run_folder', 'code_stamped', 'caption',
-           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
-           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
-           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
-           'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
-           'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'verify_sha256',
-           'read_verified_checkpoint', 'damaged_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
-           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model', 'untrained_words']
+           'weight_table', 'check_config_numbers', 'warn_long_warmup', 'TrainingConfig', 'weighted_choice',
+           'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner', 'world_theme',
+           'hard_negative_captioner', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'missing_checkpoint_error',
+           'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows', 'training_batch',
+           'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training', 'train_toyclip',
+           'run_folder', 'code_stamped', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy',
+           'binding_candidates', 'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy',
+           'recognition_task', 'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
+           'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
+           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'trained_token_ids',
+           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'damaged_checkpoint',
+           'load_toyclip_checkpoint', 'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path',
+           'load_toyclip_model', 'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -246,12 +247,34 @@ WORLD_CAPTION_KINDS = CAPTION_KINDS + ("negated-clause",)  # the caption kinds `
 
 
 def weight_table(name: str, table: dict, known: Sequence[str] | None = None) -> dict:
-    "`table` (choice → weight) with string keys and float weights; an error naming `name` if a weight is negative, none is positive or a key is not `known`."
-    if not table or any(float(w) < 0 for w in table.values()) or sum(float(w) for w in table.values()) <= 0:
-        raise InputValidationError(f"{name} must map choices to non-negative weights with a positive sum, got {table}.")
-    if known is not None and (unknown := sorted(set(map(str, table)) - set(known))):
+    "`table` (choice → weight) with string keys and float weights; an error naming `name` if a weight is not a finite number ≥ 0 (`world_mixture.check_shares`), none is positive or a key is not `known`."
+    weights = check_shares(name, table)
+    if known is not None and (unknown := sorted(set(weights) - set(known))):
         raise InputValidationError(f"{name}: unknown kinds {unknown}; use {', '.join(known)}.")
-    return {str(k): float(v) for k, v in table.items()}
+    return weights
+
+
+def check_config_numbers(config, positive: Sequence[str], non_negative: Sequence[str], fractions: Sequence[str]) -> None:
+    """An error naming each field of training config `config` that is not an integer ≥ 1 (`positive`), ≥ 0 (`non_negative`;
+    `seed` also below 2**32), a number in [0, 1] (`fractions`), and its `lr` if not a number > 0, `weight_decay` if not ≥ 0."""
+    name, bad = type(config).__name__, []
+    for f in (*positive, *non_negative):
+        low, value = int(f in positive), getattr(config, f)
+        if not is_whole_number(value, low, 2**32 if f == "seed" else None):
+            bad.append(f"{name}.{f}={value!r} (must be {'positive' if low else '0 or more'}: an integer ≥ {low}{' below 2**32' if f == 'seed' else ''})")
+    bad += [f"{name}.{f}={getattr(config, f)!r} (must be in [0, 1])" for f in fractions
+            if not (finite_number(getattr(config, f)) and 0 <= getattr(config, f) <= 1)]
+    if not (finite_number(config.lr) and config.lr > 0): bad.append(f"{name}.lr={config.lr!r} (must be a number > 0, e.g. 1e-3)")
+    if not (finite_number(config.weight_decay) and config.weight_decay >= 0):
+        bad.append(f"{name}.weight_decay={config.weight_decay!r} (must be a number ≥ 0, e.g. 0.1)")
+    if bad: raise InputValidationError("; ".join(bad) + ".")
+
+
+def warn_long_warmup(config, schedule: int) -> None:
+    "Log a warning if `config.warmup_steps` exceeds `schedule`, the longest phase it warms up: the learning rate never reaches `lr` then."
+    if config.warmup_steps > schedule:
+        logger.warning(f"{type(config).__name__}.warmup_steps={config.warmup_steps} is longer than the {schedule} steps it warms up: "
+                       f"the learning rate never reaches lr={config.lr:g} (fine for a smoke run; else lower warmup_steps).")
 
 # %% ../nbs/05_toyclip.ipynb #64036992
 @dataclass
@@ -284,21 +307,23 @@ class TrainingConfig:
     render_version: int = RENDER_VERSION                      # the world renderer the scenes come from (`scenes.RENDER_VERSION`)
 
     def __post_init__(self):
-        for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes", "theme_colors"):
-            if int(getattr(self, name)) < 1: raise InputValidationError(f"TrainingConfig.{name} must be positive, got {getattr(self, name)}.")
+        check_config_numbers(self, ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes", "theme_colors"),
+                             ("warmup_steps", "seed", "text_steps", "text_pool_steps", "joint_steps_after_text"), ("themed_fraction", "material_themed_fraction"))
         if self.batch_size < 2: raise InputValidationError("TrainingConfig.batch_size must be at least 2 (a contrastive loss needs negatives).")
-        for name in ("themed_fraction", "material_themed_fraction"):
-            if not 0 <= float(getattr(self, name)) <= 1: raise InputValidationError(f"TrainingConfig.{name} must be in [0, 1], got {getattr(self, name)}.")
-        if float(self.themed_fraction) + float(self.material_themed_fraction) > 1:
-            raise InputValidationError(f"TrainingConfig.themed_fraction + material_themed_fraction must be at most 1, got "
-                                       f"{self.themed_fraction} + {self.material_themed_fraction}.")
+        if self.themed_fraction + self.material_themed_fraction > 1: raise InputValidationError(f"TrainingConfig.themed_fraction + "
+            f"material_themed_fraction must be at most 1, got {self.themed_fraction} + {self.material_themed_fraction}.")
         if self.hard_negatives not in HARD_NEGATIVES: raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
-        phases = int(self.text_steps), int(self.text_pool_steps), int(self.joint_steps_after_text)
-        if min(phases) < 0 or (phases[2] and not phases[0]): raise InputValidationError(f"TrainingConfig.text_steps, text_pool_steps "
-            f"and joint_steps_after_text must be 0 or more, and joint steps after the text phase need one (text_steps > 0); got {phases}.")
-        self.object_counts = weight_table("TrainingConfig.object_counts", self.object_counts)
+        text_options = {f: getattr(self, f) for f, off in (("text_worlds", {}), ("text_pool_steps", 0), ("text_token_embedding", True),
+                                                           ("joint_steps_after_text", 0)) if getattr(self, f) != off}
+        if text_options and not self.text_steps: raise InputValidationError(f"TrainingConfig: {text_options} set the text phase, which is off "
+            "(text_steps=0): set text_steps > 0 (joint steps after the text phase need one too), or leave them at their defaults.")
+        if not isinstance(self.model, dict) or not {"embed_dim", "vision_cfg", "text_cfg"} <= set(self.model): raise InputValidationError(
+            f"TrainingConfig.model must be an open_clip config from `toyclip_config(...)` (keys embed_dim, vision_cfg, text_cfg), got {self.model!r}.")
+        self.object_counts = weight_table("TrainingConfig.object_counts", self.object_counts, OBJECT_COUNT_CHOICES)
         self.caption_kinds = weight_table("TrainingConfig.caption_kinds", self.caption_kinds, WORLD_CAPTION_KINDS)
-        self.worlds, self.text_worlds = check_mixture(self.worlds), (check_mixture(self.text_worlds) if self.text_worlds else {})
+        self.worlds = check_mixture(self.worlds, "TrainingConfig.worlds")
+        self.text_worlds = check_mixture(self.text_worlds, "TrainingConfig.text_worlds") if self.text_worlds else {}
+        warn_long_warmup(self, max(self.steps, self.text_steps, self.joint_steps_after_text))
 
 # %% ../nbs/05_toyclip.ipynb #b2896ab1
 @patch

@@ -29,11 +29,11 @@ from .datasets import close_up_scene
 from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
 from .world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_GRAMMAR_WORLDS, CLEVR_OBJECT_COUNTS,
-                                      DEFAULT_MIXTURE, FALSE_CAPTIONS, WorldScene,
+                                      DEFAULT_MIXTURE, FALSE_CAPTIONS, OBJECT_COUNT_CHOICES, WorldScene,
                                       check_mixture, mixture_caption_pair, mixture_words, render_mixture_pool)
-from .toyclip import (ScenePool, TrainingRun, cosine_lr, eval_scenes, packaged_release, parameter_groups, probe_accuracy,
-                                damaged_checkpoint, read_checkpoint, read_verified_checkpoint, release_path, resume_training,
-                                save_checkpoint, sha256_of, to_uint8, weight_table, weighted_choice, OPTIONAL_FIELDS)
+from .toyclip import (ScenePool, TrainingRun, check_config_numbers, cosine_lr, eval_scenes, packaged_release, parameter_groups,
+                                probe_accuracy, damaged_checkpoint, read_checkpoint, read_verified_checkpoint, release_path, resume_training,
+                                save_checkpoint, sha256_of, to_uint8, warn_long_warmup, weight_table, weighted_choice, OPTIONAL_FIELDS)
 
 logger = get_logger(__name__)
 
@@ -298,16 +298,17 @@ class ToyITMConfig:
     negatives_version: int = NEGATIVES_VERSION             # the easy-negative check (`surely_false`, `NEGATIVES_VERSION`)
 
     def __post_init__(self):
-        if int(self.schedule_steps) and int(self.schedule_steps) < int(self.steps):
+        check_config_numbers(self, ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes"),
+                             ("warmup_steps", "schedule_steps", "seed"), ("field_probability", "easy_negative_fraction"))
+        if self.schedule_steps and self.schedule_steps < self.steps:
             raise InputValidationError(f"ToyITMConfig.schedule_steps ({self.schedule_steps}) must be 0 (= steps) or at least steps ({self.steps}).")
-        for name in ("steps", "batch_size", "pool_size", "pool_steps", "eval_every", "checkpoint_every", "eval_scenes"):
-            if int(getattr(self, name)) < 1: raise InputValidationError(f"ToyITMConfig.{name} must be positive, got {getattr(self, name)}.")
-        self.object_counts = weight_table("ToyITMConfig.object_counts", self.object_counts)
+        if not isinstance(self.model, dict) or (self.model and not {"vilt", "words"} <= set(self.model)): raise InputValidationError(
+            f"ToyITMConfig.model must be a config from `toyitm_config(...)` (keys vilt, words), got {self.model!r}.")
+        self.object_counts = weight_table("ToyITMConfig.object_counts", self.object_counts, OBJECT_COUNT_CHOICES)
         self.caption_kinds = weight_table("ToyITMConfig.caption_kinds", self.caption_kinds, ("single", "multi", "relational"))
-        self.worlds = check_mixture(self.worlds)
+        self.worlds = check_mixture(self.worlds, "ToyITMConfig.worlds")
         if self.false_captions not in FALSE_CAPTIONS: raise InputValidationError(f"ToyITMConfig.false_captions={self.false_captions!r}: use one of {FALSE_CAPTIONS}.")
-        for name in ("field_probability", "easy_negative_fraction"):
-            if not 0 <= float(getattr(self, name)) <= 1: raise InputValidationError(f"ToyITMConfig.{name} must be in [0, 1], got {getattr(self, name)}.")
+        warn_long_warmup(self, self.schedule_steps or self.steps)
 
     def to_json(self) -> str: return json.dumps(asdict(self), sort_keys=True)
 

@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import functools
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -23,11 +25,12 @@ from .caption_data import IMCAPS_TYPES, make_imcaps_pair
 
 # %% auto #0
 __all__ = ['WORLDS', 'DEFAULT_MIXTURE', 'CLEVR_GRAMMAR_WORLDS', 'BIRD_GROUP_WORDS', 'ATTRIBUTE_TEMPLATES',
-           'BIRD_ATTRIBUTE_TEMPLATE', 'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'PART_COLOUR_GROUPS',
-           'FALSE_CAPTIONS', 'WorldScene', 'check_mixture', 'bird_world_vocab', 'close_up', 'sample_world_scene',
-           'attribute_words', 'named_attribute_words', 'swap_one_word', 'attribute_form', 'attribute_caption',
-           'bird_class_words', 'bird_caption', 'mixture_captioner', 'mixture_false_captioner', 'attribute_caption_pair',
-           'bird_caption_pair', 'mixture_caption_pair', 'mixture_scenes', 'render_mixture_pool', 'mixture_words']
+           'BIRD_ATTRIBUTE_TEMPLATE', 'BIRD_CLASS_TEMPLATE', 'CLEVR_OBJECT_COUNTS', 'OBJECT_COUNT_CHOICES',
+           'PART_COLOUR_GROUPS', 'FALSE_CAPTIONS', 'WorldScene', 'finite_number', 'check_shares', 'check_mixture',
+           'bird_world_vocab', 'close_up', 'sample_world_scene', 'attribute_words', 'named_attribute_words',
+           'swap_one_word', 'attribute_form', 'attribute_caption', 'bird_class_words', 'bird_caption',
+           'mixture_captioner', 'mixture_false_captioner', 'attribute_caption_pair', 'bird_caption_pair',
+           'mixture_caption_pair', 'mixture_scenes', 'render_mixture_pool', 'mixture_words']
 
 # %% ../nbs/04g_world_mixture.ipynb #f455253e
 WORLDS = ("clevr", "attributes", "birds", "imcaps", "clevr_close_ups")
@@ -46,14 +49,25 @@ class WorldScene:
     def objects(self): return self.scene.objects
 
 
-def check_mixture(mixture: dict) -> dict:
-    "`mixture` as world -> float share, checked: known worlds, non-negative shares, positive sum."
+def finite_number(value) -> bool:
+    "Whether `value` is a finite real number (an int or float, Python's or NumPy's; not a bool, a string or NaN)."
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def check_shares(name: str, table: dict) -> dict:
+    "`table` (choice -> weight) with string keys and float weights, checked: a dict of finite non-negative numbers with a positive sum."
+    if not isinstance(table, dict) or not table or not all(finite_number(w) and w >= 0 for w in table.values()) or sum(table.values()) <= 0:
+        raise InputValidationError(f"{name}: weights must be finite non-negative numbers with a positive sum, e.g. "
+                                   f"{{'a': 0.7, 'b': 0.3}}; got {table!r}.")
+    return {str(k): float(v) for k, v in table.items()}
+
+
+def check_mixture(mixture: dict, name: str = "the world mixture") -> dict:
+    "`mixture` as world -> float share, checked: a dict of known worlds to finite non-negative shares with a positive sum."
+    if not isinstance(mixture, dict): raise InputValidationError(f"{name} maps worlds to shares, e.g. {DEFAULT_MIXTURE}; got {mixture!r}.")
     unknown = [w for w in mixture if w not in WORLDS]
-    if unknown: raise InputValidationError(f"Unknown worlds {unknown} in the mixture: use some of {WORLDS}.")
-    shares = {str(w): float(s) for w, s in mixture.items()}
-    if not shares or any(s < 0 for s in shares.values()) or sum(shares.values()) <= 0:
-        raise InputValidationError(f"A world mixture maps worlds to non-negative shares with a positive sum, got {mixture}.")
-    return shares
+    if unknown: raise InputValidationError(f"Unknown worlds {unknown} in {name}: use some of {WORLDS}.")
+    return check_shares(name, mixture)
 
 # %% ../nbs/04g_world_mixture.ipynb #1b5539c2
 def bird_world_vocab():
@@ -87,6 +101,7 @@ def _bird_scene(rng: np.random.Generator) -> WorldScene:
 
 
 CLEVR_OBJECT_COUNTS = {"1": 0.5, "2": 0.3, "3": 0.2}  # P(a CLEVR scene has k objects)
+OBJECT_COUNT_CHOICES = tuple(str(k) for k in range(1, 11))  # the object counts `object_counts` may weigh: CLEVR's 1 to 10
 
 
 def sample_world_scene(world: str, rng: np.random.Generator, object_counts: dict = CLEVR_OBJECT_COUNTS) -> WorldScene:
