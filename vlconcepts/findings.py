@@ -9,6 +9,7 @@ import csv
 import io
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -76,12 +77,12 @@ def label_matches(value, pattern: str) -> bool:
 
 def read_result_table(name: str, folder: Path | None = None) -> pd.DataFrame | None:
     """`tables/<name>.csv` as strings (None when it is not there; `attrs['path']` says where it was read); an unnamed
-    first column is called 'label'. A folder that is not one, and a file that is empty, not UTF-8, or has a row with
-    more or fewer fields than its header (a copy cut mid-row), are refused."""
+    first column is called 'label'. A file given as the folder, and a table that is empty, not UTF-8, or has a row with
+    more or fewer fields than its header (a copy cut mid-row), are refused; a folder not there holds no table."""
     folder = Path(folder or tables_dir())
-    if not folder.is_dir():
-        raise InputValidationError(f"No folder of result tables at {folder}" + (" (it is a file)" if folder.exists() else "")
-                                   + ": pass the folder that holds the <name>.csv tables (default: this profile's tables/).")
+    if folder.exists() and not folder.is_dir():
+        raise InputValidationError(f"{folder} is a file, not a folder of result tables: pass the folder that holds the "
+                                   "<name>.csv tables (default: this profile's tables/).")
     path = folder / f"{name}.csv"
     if not path.exists(): return None
     try: text = path.read_text(encoding="utf-8")
@@ -417,6 +418,8 @@ def assess_findings(findings=None, folder: Path | None = None) -> pd.DataFrame:
         raise InputValidationError(f"assess_findings: expected a list of findings, got one {type(findings).__name__}; wrap it in a list: [...].")
     findings = [finding(f) if isinstance(f, str) else f for f in (FINDINGS if findings is None else findings)]
     if not findings: raise InputValidationError("assess_findings: no findings to judge; pass a list of findings or ids, or None for all of FINDINGS.")
+    if folder is not None and not Path(folder).exists():          # a profile that has written nothing yet, or a mistyped path
+        warnings.warn(f"assess_findings: no folder of result tables at {folder}: every finding reads as not measured.", stacklevel=2)
     if bad := [f for f in findings if not isinstance(f, Finding)]:
         raise InputValidationError(f"assess_findings: {bad[0]!r} is a {type(bad[0]).__name__}, not a Finding or a finding's id.")
     ids = [f.id for f in findings]
