@@ -15,7 +15,7 @@ import numpy as np
 
 from .cache import dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_write,
-                             data_dir, get_logger, progress, string_list)
+                             data_dir, get_logger, is_whole_number, progress, string_list)
 from .captions import CAPTION_KINDS, DEFAULT_CAPTION_FIELDS, FIELD_ORDER, caption_holds, caption_object, caption_scene
 from .datasets import DatasetEntry, format_error, read_image, register_dataset
 from .render import project_to_pixels, render_scenes, sample_scene, scene_to_clevr, visible_pixels
@@ -450,7 +450,7 @@ def corpus_caption(rng: np.random.Generator, kind: str) -> tuple[str, Scene]:
 def caption_corpus(n: int, seed: int = 0, kinds: Sequence[str] = CORPUS_KINDS,
                    weights: dict | None = CAPTION_CORPUS_MIX) -> list[tuple[str, Scene]]:
     "`n` (caption, scene) pairs, each kind drawn with its share in `weights` (None: uniform over `kinds`); deterministic for a seed."
-    if n < 1: raise InputValidationError(f"n (the number of captions) must be at least 1; got {n}.")
+    if not is_whole_number(n, 1): raise InputValidationError(f"n (the number of captions) must be a whole number ≥ 1; got {n!r}.")
     kinds = string_list(kinds, "kinds")
     unknown = [k for k in kinds if k not in CORPUS_KINDS]
     if unknown: raise InputValidationError(f"kinds: unknown caption kind(s) {unknown}; the kinds are {list(CORPUS_KINDS)}.")

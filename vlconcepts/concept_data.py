@@ -334,6 +334,9 @@ def spurious_background(dataset: ConceptDataset, fraction: float = 0.75, *, seed
     if colours is None:
         hues = torch.linspace(0, 1, dataset.n_classes + 1)[:-1]
         colours = torch.stack([0.5 + 0.5 * torch.cos(2 * math.pi * (hues + s)) for s in (0, 1 / 3, 2 / 3)], 1)
+    elif not isinstance(colours, torch.Tensor) or tuple(colours.shape) != (dataset.n_classes, 3):
+        raise InputValidationError(f"colours must be a [{dataset.n_classes}, 3] tensor (one RGB colour in [0, 1] per class), got "
+                                   f"{tuple(colours.shape) if isinstance(colours, torch.Tensor) else type(colours).__name__}.")
     g = torch_generator(seed)
     corrupt = torch.rand(len(dataset.x_train), generator=g) < fraction
     def colour(x, y, mask):
