@@ -216,3 +216,17 @@ def test_fingerprint_memory_benchmark_smoke(benchmark_script, capsys):
     assert [(r["data"], r["side"]) for r in rows] == [(k, s) for k in ("array", "tensor") for s in ("copy (before)", "view (now)")]
     assert rows[0]["digest"] == rows[1]["digest"] and rows[2]["digest"] == rows[3]["digest"]
     assert capsys.readouterr().out.count("same digest") == 2
+
+
+def test_a_result_computed_on_a_full_disk_is_returned_not_lost(tmp_path, monkeypatch):
+    "cached_result: when keeping the value fails (no space left), the caller still gets it, with a warning; nothing is cached."
+    import errno
+    import vlconcepts.cache as cache_module
+    def disk_full(*args, **kwargs): raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(cache_module, "atomic_write", disk_full)
+    with pytest.warns(RuntimeWarning, match="was computed but could not be kept"):
+        assert cache_module.cached_result("full", lambda: {"m": 1}, {"x": 1}, cache=cache_module.FeatureCache(tmp_path)) == {"m": 1}
+    monkeypatch.undo()
+    calls = []
+    assert cache_module.cached_result("full", lambda: calls.append(1) or {"m": 1}, {"x": 1}, cache=cache_module.FeatureCache(tmp_path)) == {"m": 1}
+    assert calls == [1]                                                  # it was not kept: computed again

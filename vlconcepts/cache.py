@@ -721,9 +721,13 @@ def cached_result(what: str, compute: Callable[[], object], parts: dict, modules
     _writable(entry)                                  # before the work: a result computed for a cache it cannot keep would be lost
     value = compute()
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    with atomic_write(entry / RESULT_PICKLE, "wb") as f: f.write(payload)
-    _write_meta(entry, {"key": key.digest, "what": what, "spec": RESULTS_SPEC, "complete": True, "n_items": None, "context": key.context,
-                        "sha256": hashlib.sha256(payload).hexdigest(), "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
+    try:
+        with atomic_write(entry / RESULT_PICKLE, "wb") as f: f.write(payload)
+        _write_meta(entry, {"key": key.digest, "what": what, "spec": RESULTS_SPEC, "complete": True, "n_items": None, "context": key.context,
+                            "sha256": hashlib.sha256(payload).hexdigest(), "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
+    except (OSError, VLConceptsError) as e:                     # a full disk: the caller still gets what was computed
+        warnings.warn(f"cached result {entry} ({what}) was computed but could not be kept ({e}); it is returned uncached, and the "
+                      "next run computes it again", RuntimeWarning, stacklevel=2)
     return value
 
 # %% ../nbs/02_cache.ipynb #c1bd0770

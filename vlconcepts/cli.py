@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device,
-                             repo_root, restored_environment)
+                             repo_root, restored_environment, atomic_write)
 from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
 
@@ -589,7 +589,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     finally:
         if running.exists(): os.replace(running, executed)
         shutil.rmtree(staging, ignore_errors=True)
-    (out / f"{name}.html").write_text(portable_paths(HTMLExporter().from_filename(str(executed))[0], root))
+    with atomic_write(out / f"{name}.html", "w") as f: f.write(portable_paths(HTMLExporter().from_filename(str(executed))[0], root))
     files = {"page": out / f"{name}.md", "figure": out / f"{name}.png", "html": out / f"{name}.html", "notebook": executed}
     echo(f"report {name} in {time.time() - start:.0f} s: " + ", ".join(str(p) for p in files.values()))
     return files

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
+import glob
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -322,6 +324,41 @@ def quiet_root_logger(level: int = logging.ERROR):
     try: yield
     finally: root.setLevel(previous)
 
+# %% ../nbs/00_core.ipynb #b1158c0d
+def _writer_tag() -> str:
+    "Who writes a temporary file: this host and process (so a later writer can tell a killed writer's leftovers)."
+    import socket
+    return f"{socket.gethostname().replace('.', '_')}-{os.getpid()}"
+
+
+def _process_alive(pid: int) -> bool:
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True
+    return True
+
+
+def _remove_orphan_temps(path: Path):
+    "Temporary files of `path` that a killed writer on this host left beside it (its process is gone): removed."
+    host = _writer_tag().rsplit("-", 1)[0]
+    stem = f".{path.name}.{host}-"
+    for orphan in path.parent.glob(glob.escape(stem) + "*.tmp*"):
+        pid = orphan.name[len(stem):].split(".", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)):
+            with contextlib.suppress(FileNotFoundError): orphan.unlink()
+
+
+def _write_failed(path: Path, error: BaseException) -> BaseException:
+    "The error to raise for a failed write of `path`: a full disk named as such (torch.save says only 'unexpected pos'), else `error`."
+    full = (isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)) or (
+        isinstance(error, RuntimeError) and ("unexpected pos" in str(error) or "PytorchStreamWriter failed" in str(error)))
+    if not full: return error
+    free = shutil.disk_usage(path.parent).free if path.parent.exists() else 0
+    return VLConceptsError(f"Writing {path} failed: the disk holding {path.parent} is full ({free / 2**20:.1f} MiB free; "
+                           f"{type(error).__name__}: {str(error)[:120]}). The previous {path.name}, if there was one, is kept; free "
+                           "some space (or point $VLCONCEPTS_CACHE elsewhere) and run again: finished work resumes.")
+
+
 # %% ../nbs/00_core.ipynb #bb0bf5f4
 def _umask_mode() -> int:
     "The mode a plainly created file gets (0o666 less the umask): mkstemp's 0o600 would hide outputs from other users."
@@ -332,7 +369,8 @@ def _umask_mode() -> int:
 def _temp_beside(path: Path, suffix: str) -> str:
     "A new empty temporary file in `path`'s folder (created if needed) with an ordinary file's mode: its name."
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    _remove_orphan_temps(path)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.{_writer_tag()}.", suffix=suffix, dir=path.parent)
     os.close(fd)
     os.chmod(name, _umask_mode())
     return name
@@ -349,8 +387,9 @@ def atomic_write(path: str | Path, mode: str = "wb", **open_kwargs):
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(FileNotFoundError): os.unlink(tmp_name)
+        if (clear := _write_failed(path, error)) is not error: raise clear from error
         raise
 
 
@@ -368,6 +407,7 @@ class _AtomicPath(contextlib.AbstractContextManager):
         if exc_type is None: os.replace(self.tmp, self.path)
         else:
             with contextlib.suppress(FileNotFoundError): self.tmp.unlink()
+            if (clear := _write_failed(self.path, exc)) is not exc: raise clear from exc
         return False
 
 # %% ../nbs/00_core.ipynb #0ab9c3ea

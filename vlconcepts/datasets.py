@@ -30,13 +30,13 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS',
            'DRY_DATA_VARIABLE', 'MISSING_IMAGES', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK',
-           'DatasetEntry', 'register_dataset', 'staged_export', 'world_folder', 'cached_world', 'stale_worlds',
-           'checked_exporter', 'supply_dry_data', 'registered_datasets', 'dataset_entry', 'world_exporters',
-           'require_path', 'dataset_table', 'ImageDataset', 'read_image', 'check_missing_images', 'keep_present_images',
-           'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png', 'render_to_files',
-           'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera', 'close_up_scene',
-           'verify_against_scenes', 'PublishedStatistic', 'published_statistics', 'release_differences',
-           'written_by_exporter', 'note_own_data']
+           'DatasetEntry', 'register_dataset', 'unfinished_export', 'staged_export', 'world_folder', 'cached_world',
+           'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets', 'dataset_entry',
+           'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image', 'check_missing_images',
+           'keep_present_images', 'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png',
+           'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera',
+           'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
+           'release_differences', 'written_by_exporter', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
@@ -65,7 +65,7 @@ class DatasetEntry:
     def loads(self, loader: Callable) -> Callable:
         "Decorator: `loader` is this dataset's loader (in a dry run it first writes the dataset if absent: `supply_dry_data`)."
         @wraps(loader)
-        def load(*args, **kwargs): supply_dry_data(self.name); return loader(*args, **kwargs)
+        def load(*args, **kwargs): supply_dry_data(self.name); _refuse_interrupted(self, args, kwargs); return loader(*args, **kwargs)
         self.loader = load
         return load
 
@@ -107,11 +107,11 @@ def _export_record(out: Path) -> set[str]:
     except (OSError, ValueError, KeyError, TypeError): return set()
 
 
-def _write_export_record(out: Path, paths: Iterable[str]):
-    "Write `out`'s `EXPORT_RECORD` listing `paths`, atomically."
+def _write_export_record(out: Path, paths: Iterable[str], publishing: Optional[dict] = None):
+    "Write `out`'s `EXPORT_RECORD` listing `paths` (and, while an export moves its entries into `out`, that `publishing`), atomically."
     with atomic_write(out / EXPORT_RECORD, "w", encoding="utf-8") as f:
         json.dump({"about": "every path a vlconcepts export wrote in this folder; an export replaces nothing else",
-                   "written": sorted(paths)}, f, indent=0)
+                   "written": sorted(paths), **({"publishing": publishing} if publishing else {})}, f, indent=0)
 
 
 def _not_exported(out: Path, names: Iterable[str], written: set[str]) -> list[str]:
@@ -139,14 +139,41 @@ def _move_export(staging: Path, out: Path):
             "(an export made before vlconcepts kept that record counts as not written by one: remove it to export there again).")
     if not entries: return
     new, names = {p for e in entries for p in _tree(e, staging)}, {e.name for e in entries}
-    _write_export_record(out, written | new)                    # while entries move, the record covers the old and the new
-    for entry in entries:
-        target, old = out / entry.name, staging.with_name(f"{staging.name}-old-{entry.name}")
-        if target.exists() or target.is_symlink(): target.rename(old)
+    publishing = {"staging": staging.name, "names": sorted(names),     # the record once every entry moved
+                  "written": sorted(new | {p for p in written if p.split("/")[0] not in names and (out / p).exists()})}
+    _write_export_record(out, written | new, publishing)        # while entries move, the record covers the old and the new
+    _publish(out, publishing)
+
+
+def unfinished_export(out: Path) -> Optional[dict]:
+    "The move into `out` its `EXPORT_RECORD` says was begun and not finished (staging folder, names, final record), else None."
+    try: return json.loads((out / EXPORT_RECORD).read_text(encoding="utf-8")).get("publishing")
+    except (OSError, ValueError, AttributeError): return None
+
+
+def _publish(out: Path, publishing: dict):
+    """Move the staged entries `publishing` names into `out` (skipping those moved already), keeping each entry they replace
+    aside until all moved; then record the export complete and delete what was kept aside. Run again after a kill, it finishes."""
+    staging = out / publishing["staging"]
+    aside = lambda name: staging.with_name(f"{staging.name}-old-{name}")
+    for name in publishing["names"]:
+        entry, target, old = staging / name, out / name, aside(name)
+        if not (entry.exists() or entry.is_symlink()): continue               # moved before an interruption
+        if (target.exists() or target.is_symlink()) and not (old.exists() or old.is_symlink()): target.rename(old)
         entry.rename(target)
+    _write_export_record(out, publishing["written"])                        # complete: loaders read `out` again
+    for old in map(aside, publishing["names"]):
         if _is_folder(old): shutil.rmtree(old)
         elif old.exists() or old.is_symlink(): old.unlink()
-    _write_export_record(out, new | {p for p in written if p.split("/")[0] not in names and (out / p).exists()})
+
+
+def _finish_publish(out: Path):
+    "Finish the move into `out` an interrupted export began (`_publish`), unless another running process is making it."
+    if (publishing := unfinished_export(out)) is None: return
+    pid = publishing["staging"][len(STAGING_PREFIX):]
+    if pid.isdigit() and int(pid) != os.getpid() and _process_alive(int(pid)):
+        raise InputValidationError(f"Another export (process {pid}) is moving its files into {out}; wait until it is done.")
+    _publish(out, publishing)
 
 # %% ../nbs/04_datasets.ipynb #8631dc29
 STAGING_PREFIX = ".export-staging-"   # a staging folder inside an export's `out`: `.export-staging-<pid>`
@@ -172,6 +199,7 @@ class _StagingAsOut(logging.Filter):
 @contextmanager
 def staged_export(out: Path):
     "A fresh staging folder inside `out`; on a clean exit its entries replace those of the same names that exports wrote in `out`."
+    _finish_publish(out)                                # an export killed while it moved its entries: before anything is removed
     for stale in out.glob(f"{STAGING_PREFIX}*"):       # left by a killed export (its process is gone)
         pid = stale.name[len(STAGING_PREFIX):].split("-")[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)): shutil.rmtree(stale, ignore_errors=True)
@@ -182,8 +210,8 @@ def staged_export(out: Path):
     try:
         yield staging
         _move_export(staging, out)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    finally:                                            # a move begun and interrupted keeps its staged entries (`_finish_publish`)
+        if (unfinished_export(out) or {}).get("staging") != staging.name: shutil.rmtree(staging, ignore_errors=True)
         for handler in handlers: handler.removeFilter(as_out)
 
 
@@ -193,6 +221,21 @@ def _relocated(value, staging: Path, out: Path):
     if isinstance(value, (tuple, list)): return type(value)(_relocated(v, staging, out) for v in value)
     if isinstance(value, dict): return {k: _relocated(v, staging, out) for k, v in value.items()}
     return value
+
+# %% ../nbs/04_datasets.ipynb #e722433d
+def _refuse_interrupted_export(path: Path):
+    "A clear error when `path` is, or lies in, a folder an export was moving its files into when it stopped (`unfinished_export`)."
+    path = Path(path).resolve()
+    for folder in (path, *path.parents):
+        if unfinished_export(folder) is not None:
+            raise DatasetFormatError(f"An export into {folder} was interrupted while it moved its files there, so they may mix two "
+                                     "exports; run the same `vlconcepts world export` (or dry run) again: it finishes the export.")
+
+
+def _refuse_interrupted(entry: DatasetEntry, args: tuple, kwargs: dict):
+    "`_refuse_interrupted_export` for registered `entry`'s loader called with `args`, `kwargs` (its first argument: where the data is)."
+    given = args[0] if args else kwargs.get("root", kwargs.get("path"))
+    _refuse_interrupted_export(Path(given) if isinstance(given, (str, os.PathLike)) else data_dir() / entry.marker)
 
 # %% ../nbs/04_datasets.ipynb #71b1f7d1
 WORLD_MODULES = ("vlconcepts.scenes", "vlconcepts.render", "vlconcepts.captions", "vlconcepts.datasets")   # every world's drawing code

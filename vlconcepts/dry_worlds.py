@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .core import InputValidationError, atomic_path, atomic_write, cache_dir, get_logger
-from .datasets import DRY_DATA_VARIABLE, dataset_entry, world_exporters
+from .datasets import DRY_DATA_VARIABLE, unfinished_export, dataset_entry, world_exporters
 
 logger = get_logger(__name__)
 
@@ -74,22 +74,25 @@ def mac_release_metadata(mac_root: Path) -> Path:
 
 # %% ../nbs/04h_dry_worlds.ipynb #f5cdc701
 def coco_style_image_paths(pairs_file: Path, folder: str = "val2017") -> Path:
-    "Move the images a pairs file names to `<its folder>/<folder>/<12-digit id>.jpg` (JPEG) and rewrite the file; returns it."
+    """Move the images a pairs file names to `<its folder>/<folder>/<12-digit id>.jpg` (JPEG) and rewrite the file; returns it.
+    Every JPEG, then the file, is written atomically before an old image is removed: run again after a kill, it finishes."""
     from PIL import Image
     pairs_file = Path(pairs_file)
     content = json.loads(pairs_file.read_text())
     root, renamed = pairs_file.parent, {}
-    (root / folder).mkdir(parents=True, exist_ok=True)
     for record in content["pairs"]:
         for key in ("image_0", "image_1"):
             old = record[key]
             if old.startswith(f"{folder}/"): continue
             if old not in renamed:
-                renamed[old] = f"{folder}/{len(renamed) + 1:012d}.jpg"
-                Image.open(root / old).convert("RGB").save(root / renamed[old], format="JPEG", quality=95)
-                (root / old).unlink()
+                renamed[old] = new = f"{folder}/{len(renamed) + 1:012d}.jpg"
+                if (root / old).is_file() or not (root / new).is_file():     # else converted before an interruption (old removed)
+                    (root / folder).mkdir(parents=True, exist_ok=True)
+                    with atomic_write(root / new, "wb") as f: Image.open(root / old).convert("RGB").save(f, format="JPEG", quality=95)
             record[key] = renamed[old]
+    if not renamed: return pairs_file                                        # COCO-style already
     with atomic_write(pairs_file, "w") as f: json.dump(content, f, indent=1)
+    for old in renamed: (root / old).unlink(missing_ok=True)
     return pairs_file
 
 # %% ../nbs/04h_dry_worlds.ipynb #19c9afa6
@@ -140,7 +143,8 @@ def _register_exporters():
 
 
 def _exported(root: Path, name: str) -> bool:
-    "Whether exporter `name`'s output is already under `root` (its dataset's marker, or its binding task's file)."
+    "Whether exporter `name`'s output is already under `root` (its dataset's marker, or its binding task's file; not mid-move)."
+    if unfinished_export(root / DRY_TARGETS[name][0]) is not None: return False   # an export killed while it moved its files: redone
     if name in BINDING_MARKERS: return (root / "clip-binding" / BINDING_MARKERS[name]).is_file()
     return dataset_entry(DRY_TARGETS[name][1]).present(root)
 
@@ -185,12 +189,13 @@ def export_dry_data(root: Path, fraction: float = 1.0, seed: int = 0, image_size
     exporters = world_exporters()
     with _exporting(root):                               # kernels side by side take turns; the second finds it written
         for name in names:
-            if _exported(root, name): continue
-            logger.info(f"dry export: {name}, {sizes[name]} {RELEASE_SIZES[name][1]}")
-            size = 64 if name in ("dsprites", "3dshapes") else image_size   # the factor releases are 64 px
-            written = exporters[name](root / DRY_TARGETS[name][0], n=sizes[name], seed=seed, size=size)
+            if not _exported(root, name):
+                logger.info(f"dry export: {name}, {sizes[name]} {RELEASE_SIZES[name][1]}")
+                size = 64 if name in ("dsprites", "3dshapes") else image_size   # the factor releases are 64 px
+                exporters[name](root / DRY_TARGETS[name][0], n=sizes[name], seed=seed, size=size)
+            # the release's layout, also when a kill interrupted its rewrite: each finds what is left to do
             if name == "mac": mac_release_metadata(root / "mac")
-            if name == "controlled-imcaps": coco_style_image_paths(written)
+            if name == "controlled-imcaps": coco_style_image_paths(root / "controlled-imcaps" / "pairs.json")
         if only is None or "mit-states" in names: _dry_word_vectors(root, sizes, seed)
     return root
 

@@ -518,6 +518,8 @@ def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: Pr
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
     start = _resume(accelerator, run_dir, steps)
     best = _read_best(run_dir) if validation is not None else None
+    if best is not None:   # a record written just before a kill cut off its checkpoint: those steps are trained (and recorded) again
+        best = {**best, "history": [entry for entry in best["history"] if entry[0] <= start]}
     batches = StepBatches(len(labels), config.batch_size, config.seed, start, steps, config.gradient_accumulation_steps)
     micro_batches = iter(accelerator.prepare(DataLoader(TensorDataset(inputs, labels), batch_sampler=batches)))
     model.train()
@@ -621,21 +623,40 @@ def _probe_dir(what: str, spec: str, fingerprint: str, captions: Sequence[str], 
                     "libraries": computing_libraries("tokenizers", "transformers")})   # T5 and its tokenizer come from these
     return cache_dir() / "probes" / key.relative_dir
 
+# %% ../nbs/41_probes.ipynb #c64ef7f3
+def _reads_back(path: Path) -> bool:
+    "Whether `path` holds a JSON object."
+    try: return isinstance(json.loads(Path(path).read_text()), dict)
+    except (OSError, ValueError): return False
+
+
+def _repair_validation(directory: Path):
+    "Rewrite an unreadable `directory/validation.json` from the run's `best.json` (a save cut off mid-way), then remove the run."
+    target, source = directory / "validation.json", directory / "run" / "best.json"
+    if _reads_back(target) or not _reads_back(source): return
+    with atomic_write(target, "wb") as f: f.write(source.read_bytes())
+    shutil.rmtree(directory / "run", ignore_errors=True)
+
+
 # %% ../nbs/41_probes.ipynb #617ac815
 def _train_or_load(model: VectorConditionedT5, inputs: torch.Tensor, labels: torch.Tensor, config: ProbeConfig,
                    directory: Path, steps: int, device: str, validation: tuple | None = None) -> VectorConditionedT5:
     "Load `directory/probe.pt` (SHA-256-checked) into `model`, or train it (resuming from `directory/run`, keeping the lowest validation loss) and save it."
     final, digest = directory / "probe.pt", directory / "probe.pt.sha256"
+    world = distributed_world()                            # several processes: rank 0 writes, the others wait for it
     if final.exists():
         if digest.is_file() and digest.read_text().strip() == sha256_of(final):
-            model.load_state_dict(torch.load(final, map_location="cpu", weights_only=True))
-            return model.eval()
-        warnings.warn(f"{final} does not match its SHA-256 ({digest.name}); training it again.")
-        final.unlink()
+            if validation is not None:                     # a save cut off while writing validation.json: rewrite it from the run
+                world.together(lambda: _repair_validation(directory) if world.rank == 0 else None, f"checking {directory}")
+            if validation is None or _reads_back(directory / "validation.json"):
+                model.load_state_dict(torch.load(final, map_location="cpu", weights_only=True))
+                return model.eval()
+            warnings.warn(f"{directory / 'validation.json'} does not read back and the run it came from is gone; training it again.")
+        else: warnings.warn(f"{final} does not match its SHA-256 ({digest.name}); training it again.")
+        final.unlink(missing_ok=True)
     mask = lambda ids: ids.masked_fill(ids == 0, -100)
     model = fit(model, inputs, mask(labels), config, directory / "run", steps=steps, device=device,
                 validation=None if validation is None else (validation[0], mask(validation[1])))
-    world = distributed_world()                            # several processes: rank 0 writes, the others wait for it
     world.together(lambda: _save_trained(model, directory) if world.rank == 0 else None, f"saving {final}")
     return model.cpu().eval()
 
@@ -645,7 +666,8 @@ def _save_trained(model: nn.Module, directory: Path):
     final, digest = directory / "probe.pt", directory / "probe.pt.sha256"
     with atomic_write(final, "wb") as f: torch.save({k: v.cpu() for k, v in model.state_dict().items()}, f)
     with atomic_write(digest, "w") as f: f.write(sha256_of(final) + "\n")
-    if (directory / "run" / "best.json").is_file(): shutil.copy(directory / "run" / "best.json", directory / "validation.json")
+    if (directory / "run" / "best.json").is_file():    # atomic: a kill or a full disk leaves no half-written validation.json
+        with atomic_write(directory / "validation.json", "wb") as f: f.write((directory / "run" / "best.json").read_bytes())
     shutil.rmtree(directory / "run", ignore_errors=True)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import shutil
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -49,17 +50,17 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss',
            'weight_table', 'check_config_numbers', 'warn_long_warmup', 'TrainingConfig', 'weighted_choice',
            'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner', 'world_theme',
-           'hard_negative_captioner', 'sha256_of', 'sha256_sidecar', 'save_checkpoint', 'missing_checkpoint_error',
-           'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'training_rows', 'training_batch',
-           'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step', 'resume_training', 'train_toyclip',
-           'run_folder', 'code_stamped', 'caption', 'clip_scores', 'eval_scenes', 'single_object_accuracy',
-           'binding_candidates', 'candidate_scores', 'binding_accuracy', 'relational_candidates', 'relational_accuracy',
-           'recognition_task', 'model_image_size', 'world_recognition', 'missed_world_bars', 'shown_colour_errors',
-           'part_colour_predictions', 'probe_accuracy', 'part_colour_readouts', 'part_colour_probe',
-           'prompt_ceiling_accuracy', 'evaluate_zero_shot', 'world_eval_fn', 'missed_bars', 'trained_token_ids',
-           'release_state', 'export_release', 'verify_sha256', 'read_verified_checkpoint', 'damaged_checkpoint',
-           'load_toyclip_checkpoint', 'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path',
-           'load_toyclip_model', 'untrained_words']
+           'hard_negative_captioner', 'sha256_of', 'sha256_sidecar', 'pending_sidecar', 'save_checkpoint',
+           'missing_checkpoint_error', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts',
+           'training_rows', 'training_batch', 'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step',
+           'resume_training', 'train_toyclip', 'run_folder', 'code_stamped', 'caption', 'clip_scores', 'eval_scenes',
+           'single_object_accuracy', 'binding_candidates', 'candidate_scores', 'binding_accuracy',
+           'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size', 'world_recognition',
+           'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
+           'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
+           'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'verify_sha256',
+           'read_verified_checkpoint', 'damaged_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
+           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model', 'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -443,13 +444,24 @@ def sha256_sidecar(path: str | Path) -> Path:
     return Path(str(path) + ".sha256")
 
 
+def pending_sidecar(path: str | Path) -> Path:
+    "Where `save_checkpoint` puts the new SHA-256 before the checkpoint is renamed into place (`last.pt.sha256.next`)."
+    return Path(str(sha256_sidecar(path)) + ".next")
+
+
 def save_checkpoint(state: dict, path: Path) -> Path:
-    "Write a checkpoint dict atomically (temporary file + rename) with `torch.save`, and its SHA-256 beside it."
-    with atomic_path(path) as tmp: torch.save(state, tmp)
-    with atomic_write(sha256_sidecar(path), "w") as f: f.write(sha256_of(path) + "\n")
-    return Path(path)
+    """Write a checkpoint dict atomically (temporary file + rename) with `torch.save`, and its SHA-256 beside it. The new
+    digest is on disk (`pending_sidecar`) before the checkpoint is renamed, so a crash between the two renames leaves a
+    digest that verifies the new checkpoint (`read_verified_checkpoint` takes it)."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        torch.save(state, tmp)
+        with atomic_write(pending_sidecar(path), "w") as f: f.write(sha256_of(tmp) + "\n")
+    os.replace(pending_sidecar(path), sha256_sidecar(path))
+    return path
 
 
+# %% ../nbs/05_toyclip.ipynb #054f638a
 def missing_checkpoint_error(path: Path, model_name: str = "ToyCLIP") -> ModelSpecError:
     "The error for a checkpoint `path` that is not a file: a folder, a misspelt 'default', or a path that does not exist."
     prefix = model_name.lower()
@@ -1047,7 +1059,11 @@ def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_
     if sha256 is None and manifest.is_file():
         try: sha256 = json.loads(manifest.read_text()).get("sha256")
         except json.JSONDecodeError as e: raise ModelSpecError(f"{model_name} manifest {manifest} is not valid JSON: {e}") from e
-    if sha256 is None and sidecar.is_file(): sha256 = sidecar.read_text().strip()
+    if sha256 is None and sidecar.is_file():
+        sha256, pending = sidecar.read_text().strip(), pending_sidecar(path)
+        if pending.is_file() and sha256_of(path) == pending.read_text().strip():   # a save stopped between its two renames
+            os.replace(pending, sidecar)
+            sha256 = sidecar.read_text().strip()
     if sha256: verify_sha256(path, sha256, model_name)
     else: logger.warning(f"{model_name} checkpoint {path} has no SHA-256 beside it ({sidecar.name} or a release manifest): "
                          "loaded unchecked.")
