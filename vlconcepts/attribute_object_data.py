@@ -16,7 +16,7 @@ import torch
 
 from .core import DatasetFormatError, InputValidationError, atomic_path, data_dir, get_logger, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, close_up_scene,
-                                 format_error, keep_present_images, note_own_data, published_statistics, read_lines,
+                                 expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
                                  register_dataset, render_to_files, require_path, split_counts, write_json, write_lines,
                                  write_png, write_scenes_json)
 from .scenes import CLEVR_VOCAB
@@ -141,11 +141,8 @@ MIT_STATES_DATASET = register_dataset(DatasetEntry(
 
 def _read_pair_file(path: Path, n_tokens: Optional[int] = None) -> list[tuple[tuple[str, ...], str]]:
     "Lines of a pairs file as (attributes, object): all tokens but the last are attributes."
-    if path.is_dir():
-        raise DatasetFormatError(f"{path} is a folder, but a file is expected here: a split file with one composition "
-                                 "('attr obj', object last) per line. Put the split file there, or re-download or re-export the dataset.")
     out = []
-    for k, line in read_lines(path):
+    for k, line in read_lines(path, "a split file with one composition ('attr obj', object last) per line"):
         tokens = line.split()
         if len(tokens) < 2 or (n_tokens is not None and len(tokens) != n_tokens):
             want = f"{n_tokens} tokens" if n_tokens else "at least an attribute and an object"
@@ -206,7 +203,7 @@ def _read_mit_metadata(path: Path) -> list:
     what = (f"the TMN metadata {MIT_METADATA}, a list of {{image, attr, obj, set}} dicts saved with torch.save (in the TMN "
             "split's compositional_split_natural.tar.gz, github.com/facebookresearch/taskmodularnets, or written by "
             "`vlconcepts world export mit-states --out <root>`)")
-    if path.is_dir(): raise DatasetFormatError(f"{path} is a folder, but a file is expected: {what}.")
+    expect_file(path, what)
     try: metadata = torch.load(path, weights_only=True)
     except Exception as e:
         with open(path, "rb") as f: head = f.read(8)

@@ -14,7 +14,7 @@ import numpy as np
 
 from .core import DatasetFormatError, data_dir, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, close_up_scene,
-                                 format_error, keep_present_images, note_own_data, published_statistics, read_lines,
+                                 expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
                                  register_dataset, render_to_files, require_path, write_lines, write_scenes_json)
 from .scenes import CLEVR_VOCAB
 
@@ -83,10 +83,7 @@ def _not_text(path: Path, error: UnicodeDecodeError) -> DatasetFormatError:
 
 def _file(path: Path) -> Path:
     "`path`, unless it is a folder where a CUB text file belongs (then a `DatasetFormatError` naming it)."
-    if path.is_dir():
-        raise DatasetFormatError(f"{path} is a folder, but a file is expected here: CUB's {path.name} (layout:\n{CUB_LAYOUT}). "
-                                 "Put the file from CUB_200_2011 there, or re-download or re-export it.")
-    return path
+    return expect_file(path, f"CUB's {path.name} (layout:\n{CUB_LAYOUT})")
 
 
 # %% ../nbs/04c_cub_data.ipynb #095db071

@@ -33,7 +33,7 @@ __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_
            'DatasetEntry', 'register_dataset', 'unfinished_export', 'staged_export', 'world_folder', 'cached_world',
            'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets', 'dataset_entry',
            'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image', 'check_missing_images',
-           'keep_present_images', 'format_error', 'read_lines', 'write_lines', 'write_json', 'write_png',
+           'keep_present_images', 'format_error', 'expect_file', 'read_lines', 'write_lines', 'write_json', 'write_png',
            'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera',
            'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
            'release_differences', 'written_by_exporter', 'note_own_data']
@@ -476,8 +476,17 @@ def format_error(path: Path, line_number: int, problem: str, line: str = "") -> 
     return DatasetFormatError(f"{path}, line {line_number}: {problem}{shown}")
 
 
-def read_lines(path: Path) -> list[tuple[int, str]]:
-    "(line number, stripped line) for the non-empty lines of a text file (a file that is not UTF-8 text: DatasetFormatError)."
+def expect_file(path: Path, what: str) -> Path:
+    "`path`, unless it is a folder where a file belongs: then a `DatasetFormatError` naming it and `what` the file should be."
+    if Path(path).is_dir():
+        raise DatasetFormatError(f"{path} is a folder, but a file is expected here: {what}. Put the file there, or re-download "
+                                 "or re-export the dataset.")
+    return Path(path)
+
+
+def read_lines(path: Path, what: str = "a text file of the dataset") -> list[tuple[int, str]]:
+    "(line number, stripped line) for the non-empty lines of a text file `what` (a folder, or not UTF-8 text: DatasetFormatError)."
+    expect_file(path, what)
     try:
         with open(path, encoding="utf-8") as f:
             return [(k, line.strip()) for k, line in enumerate(f, 1) if line.strip()]
