@@ -567,10 +567,11 @@ def _merge(self: FeatureCache, key: CacheKey, meta: dict, chunks: list, todo: Se
 def _compute_sharded(self: FeatureCache, key: CacheKey, items: Sequence, compute_chunk: Callable, n_items: int,
                      chunk_size: int, recompute: bool, desc: Optional[str], world: DistributedWorld) -> torch.Tensor:
     "`compute` on every process of `world`: rank 0 plans, each process computes every `size`-th missing chunk, rank 0 merges."
-    if len(set(world.all_gather((key.digest, n_items)))) > 1:
+    probe = _items_probe(items, key)
+    if len(set(world.all_gather((key.digest, n_items, probe)))) > 1:
         raise VLConceptsError(f"the {world.size} processes asked for different entries of {key.what} (another model, other "
                               "items or another item count per process); every process must pass the same items.")
-    planned = world.together(lambda: self._plan(key, n_items, chunk_size, recompute) if world.rank == 0 else None, "planning")
+    planned = world.together(lambda: self._plan(key, n_items, chunk_size, recompute, probe) if world.rank == 0 else None, "planning")
     result, meta, chunks = planned or (None, None, None)
     shared = world.broadcast(None if world.rank or result is not None else (meta, [i for i, c in enumerate(chunks) if c is None]))
     if shared is not None:

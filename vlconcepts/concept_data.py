@@ -286,9 +286,14 @@ def shapes3d_classes_of_values(labels) -> np.ndarray:
 
 
 def _field(data, key):
-    "`data[key]` or `data.key` (loaders return mappings or simple objects)."
-    if isinstance(data, dict) or hasattr(data, "keys"): return data[key]
-    return getattr(data, key)
+    "`data[key]` or `data.key` (loaders return mappings or simple objects); a clear error naming the fields there are."
+    if isinstance(data, dict) or hasattr(data, "keys"):
+        if key in data: return data[key]
+        have = sorted(map(str, data.keys()))
+    elif hasattr(data, key): return getattr(data, key)
+    else: have = sorted(k for k in vars(data) if not k.startswith("_")) if hasattr(data, "__dict__") else []
+    raise DatasetFormatError(f"expected a field '{key}' in the {type(data).__name__} given; it has {have or 'no fields'}. "
+                             "Pass the release's file path, a factor_data.FactorDataset, or a mapping with the fields named in the docstring.")
 
 
 def _factor_dataset_of(source, name: str):

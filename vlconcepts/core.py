@@ -359,13 +359,12 @@ def _write_failed(path: Path, error: BaseException) -> BaseException:
                            "some space (or point $VLCONCEPTS_CACHE elsewhere) and run again: finished work resumes.")
 
 
-# %% ../nbs/00_core.ipynb #bb0bf5f4
 def _umask_mode() -> int:
     "The mode a plainly created file gets (0o666 less the umask): mkstemp's 0o600 would hide outputs from other users."
     mask = os.umask(0); os.umask(mask)
     return 0o666 & ~mask
 
-
+# %% ../nbs/00_core.ipynb #bb0bf5f4
 def _temp_beside(path: Path, suffix: str) -> str:
     "A new empty temporary file in `path`'s folder (created if needed) with an ordinary file's mode: its name."
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -404,7 +403,9 @@ class _AtomicPath(contextlib.AbstractContextManager):
         self.tmp = Path(_temp_beside(self.path, ".tmp" + "".join(self.path.suffixes)))
         return self.tmp
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is None: os.replace(self.tmp, self.path)
+        if exc_type is None:
+            with open(self.tmp, "rb") as written: os.fsync(written.fileno())   # on disk before the rename, as atomic_write
+            os.replace(self.tmp, self.path)
         else:
             with contextlib.suppress(FileNotFoundError): self.tmp.unlink()
             if (clear := _write_failed(self.path, exc)) is not exc: raise clear from exc

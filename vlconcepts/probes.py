@@ -39,14 +39,14 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'POSITIVE_PROBE_FIELDS', 'PROBE_CHOICES', 'PROBE_SPECIAL_TOKENS',
-           'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC', 'PATTERN_GROUPS', 'ERROR_KINDS', 'normalize_caption', 'exact_match',
-           'paired_texts', 'same_words', 'is_word_order_error', 'shuffled_percent', 'bleu4', 'ProbeConfig',
-           'check_probe_config', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer', 'pretrained_errors',
-           'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder', 'batch_indices', 'StepBatches',
-           'fit', 'held_out_captions', 'remove_held_out', 'check_held_out', 'probe_training_captions',
-           'validation_split', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe',
-           'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds',
-           'prompt_word_checks']
+           'KEEP_CHECKPOINTS', 'AUTOENCODER_SPEC', 'PATTERN_GROUPS', 'ERROR_KINDS', 'normalize_caption',
+           'check_text_pair', 'exact_match', 'paired_texts', 'same_words', 'is_word_order_error', 'shuffled_percent',
+           'bleu4', 'ProbeConfig', 'check_probe_config', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer',
+           'pretrained_errors', 'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder',
+           'batch_indices', 'StepBatches', 'fit', 'held_out_captions', 'remove_held_out', 'check_held_out',
+           'probe_training_captions', 'validation_split', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors',
+           'train_or_load_probe', 'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern',
+           'error_kind', 'error_kinds', 'prompt_word_checks']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -57,12 +57,17 @@ def normalize_caption(text: str) -> str:
     return " ".join(text.split())
 
 
+def check_text_pair(prediction, target, what: str):
+    "Refuse a non-string prediction or target: `str(None)` is 'none', which would match the word \"none\"."
+    for name, value in (("prediction", prediction), ("target", target)):
+        if not isinstance(value, str):
+            raise InputValidationError(f"{what}: {name} is a {type(value).__name__} ({value!r:.40}), not a str; "
+                                       "pass the decoded text and the prompt as strings.")
+
+
 def exact_match(prediction: str, target: str, normalize: bool = True) -> bool:
     "Whether `prediction` rebuilds `target` exactly (after `normalize_caption` unless `normalize=False`)."
-    for name, value in (("prediction", prediction), ("target", target)):   # str(None) == 'none' would match "none"
-        if not isinstance(value, str):
-            raise InputValidationError(f"exact_match: {name} is a {type(value).__name__} ({value!r:.40}), not a str; "
-                                       "pass the decoded text and the prompt as strings.")
+    check_text_pair(prediction, target, "exact_match")
     if normalize: return normalize_caption(prediction) == normalize_caption(target)
     return str(prediction) == str(target)
 
@@ -80,7 +85,8 @@ def paired_texts(predictions: Sequence[str], targets: Sequence[str], what: str) 
 
 def same_words(prediction: str, target: str, normalize: bool = True) -> bool:
     "Whether the two strings hold the same multiset of words (after `normalize_caption` by default)."
-    p, t = (normalize_caption(x) if normalize else str(x) for x in (prediction, target))
+    check_text_pair(prediction, target, "same_words")
+    p, t = (normalize_caption(x) if normalize else x for x in (prediction, target))
     return sorted(p.split()) == sorted(t.split())
 
 
