@@ -644,7 +644,10 @@ def intervention_curve(learner: JointCBM, x: torch.Tensor, c_true: torch.Tensor,
 # %% ../nbs/31_concept_learners.ipynb #97cefdee
 def purity_scores(learner: ConceptLearner, dataset: ConceptDataset, *, seed: int = 0, nis_variant: str = "release",
                   oracle=None, nis_max_iter: int = 1000, probe_options: Optional[dict] = None) -> dict:
-    "OIS, NIS, task accuracy (and concept accuracy for CBMs) of a trained learner on the dataset's test split."
+    """OIS, NIS, task accuracy (and concept accuracy for CBMs) of a trained learner on the dataset's test split.
+
+    NIS is the release's variant by default (`nis_variant="release"`, which produced the published numbers); the paper's
+    text defines `"paper"`."""
     _check_losses(learner)
     probe_options = probe_options or {}
     rep_test = learner.concept_representation(dataset.x_test).numpy()
@@ -681,7 +684,7 @@ LEARNER_CODE = ("vlconcepts.concept_learners", "vlconcepts.purity")  # the code 
 def train_and_score(name: str, dataset: ConceptDataset, *, trials: int = 1, seed: int = 0, nis_variant: str = "release",
                     nis_max_iter: int = 1000, oracle=None, probe_options: Optional[dict] = None,
                     validation_fraction: Optional[float] = None, **train_options) -> list:
-    """Train `name` on `dataset` with seeds seed..seed+trials-1; one row of purity scores per trial.
+    """Train `name` on `dataset` with seeds seed..seed+trials-1; one row of purity scores per trial (the release's NIS by default).
 
     `validation_fraction`: train on `hold_out_validation(dataset, validation_fraction)` and add `validation_accuracies`
     on the held-out part to each row (the scores stay on the test split). Each trial's row is a `cached_result`: a

@@ -736,7 +736,10 @@ def _dci_from_importance(importance: np.ndarray) -> tuple[float, float]:
 # %% ../nbs/30_purity.ipynb #06446f38
 def dci_disentanglement(c_soft, c_true, *, orientation: str = "release", seed: int = 0, test_size: float = 0.1,
                         return_all: bool = False):
-    "DCI disentanglement (and with `return_all`, a dict with completeness and informativeness); see the orientations above."
+    """DCI disentanglement (and with `return_all`, a dict with completeness and informativeness); see the orientations above.
+
+    `orientation="release"` (default): the released code's Ross & Doshi-Velez copy, whose numbers Table 1 prints;
+    `"dlib"`: Eastwood & Williams' orientation, as disentanglement_lib computes it."""
     from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
     from sklearn.model_selection import train_test_split
     latents, factors = _scalar_latents(c_soft, c_true)
@@ -803,7 +806,10 @@ def r4_score(c_soft, c_true, *, seed: int = 0, n_splits: int = 5, return_per_fac
 # %% ../nbs/30_purity.ipynb #3cd8bd1d
 def table1_representations(n: int = 3000, k: int = 5, mode: str = "baseline", seed: int = 0,
                            correlation: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    "The Table 1 synthetic data: (c_true `(n, k)` in {0,1}, c_soft `(n, k)`) for `mode` 'baseline' (pure) or 'impure'."
+    """The Table 1 synthetic data: (c_true `(n, k)` in {0,1}, c_soft `(n, k)`) for `mode` 'baseline' (pure) or 'impure'.
+
+    `correlation`: Σ's off-diagonal. The default 0.0 is the release's (Σ = I, which reproduces the published numbers);
+    the paper's text says 0.25."""
     mode = {"random": "baseline", "localized": "impure"}.get(mode, mode)
     if mode not in ("baseline", "impure"): _fail(f"mode={mode!r}.", "Use 'baseline' (pure) or 'impure'.")
     if mode == "impure" and k > 30: _fail(f"k={k} is too large for the impure mode (2^(k-1) bins).", "Use k <= 30.")
@@ -884,7 +890,8 @@ def run_table1(n_samples: int = 3000, n_trials: int = 5, seed: int = 87, metrics
     """Scores of both Table 1 representations over `n_trials` draws: a long DataFrame (mode, trial, metric, value in %).
 
     Trial t of a mode draws everything from `table1_trial_seed(seed, mode, t)`; `nis_classifier_seed` is the "NIS (release)"
-    classifier's `random_state` in every trial (default 1, as in the reference; `None`: the trial's seed)."""
+    classifier's `random_state` in every trial (default 1, as in the reference; `None`: the trial's seed). `correlation`
+    defaults to the release's 0.0 (the paper's text: 0.25; see `table1_representations`)."""
     import pandas as pd
     rows = []
     runs = [(m, t) for m in ("baseline", "impure") for t in range(n_trials)]
