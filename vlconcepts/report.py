@@ -304,7 +304,7 @@ WINOGROUND_CHANCE = {"text": 25.0, "image": 25.0, "group": 100 / 6}
 
 
 def probes_lens(spec: str, settings: ReportSettings) -> LensResult:
-    "Probe EM (%) on world CompPrompts (Table 1 average, study B's cells), shuffled %, mean over probe seeds; seed 0's per-prompt EM."
+    "Probe EM (%) on world CompPrompts (Table 1 average, study B's cells), shuffled %, mean over probe seeds; the first probe seed's per-prompt EM."
     prompts = world_compprompts(seed=0, per_cell=settings.probe_per_cell or None)
     parts = [probe_predictions(spec, prompts, ProbeConfig(compprompts_seed=0, seed=seed, **settings.probe), device=settings.device)
              for seed in settings.probe_seeds]
