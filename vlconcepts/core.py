@@ -522,7 +522,7 @@ def save_figure(fig, name: str, dpi: int = 150) -> Path:
 
 
 def save_table(table, name: str, paper=None, caption: str | None = None, floatfmt: str = ".2f", no_paper: str | None = None) -> Path:
-    """Write a DataFrame to `tables/<name>.md` and `.csv`; with `paper` (the paper's numbers, printed verbatim) both are shown
+    """Write a DataFrame to `tables/<name>.md` and `.csv` (with `paper`, also `<name>_paper.csv`); with `paper` (the paper's numbers, printed verbatim) both are shown
     side by side, and when this run read your own data in a real layout (`own_data`) the caption and the paper heading say
     so; a table with no paper counterpart (a diagnostic) says why in `no_paper`, under the same heading."""
     import pandas as pd
