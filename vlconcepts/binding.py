@@ -744,13 +744,21 @@ def zero_shot_triples(clip, setup: BindingSetup) -> pd.DataFrame:
     return triple_accuracy(binding_scores("clip", data, clip, device=setup.device), data)
 
 # %% ../nbs/20_binding.ipynb #1a3da12f
-def plot_accuracy(long: pd.DataFrame, ax=None, title: str = ""):
-    "Bar chart of mean accuracy ± standard error per model and split, with the 20% chance line."
+def plot_accuracy(long: pd.DataFrame, ax=None, title: str = "", paper: Optional[pd.DataFrame] = None):
+    """Bar chart of mean accuracy ± standard error per model and split, with the 20% chance line; `paper` (models × splits,
+    e.g. `paper_table("binding", "table2", numeric=True)`) adds the paper's value of each bar as a red diamond."""
     import matplotlib.pyplot as plt
     import seaborn as sns
     if ax is None: _, ax = plt.subplots(figsize=(7, 3.2))
-    sns.barplot(long, x="model", y="accuracy", hue="split", errorbar="se", capsize=0.1, err_kws={"linewidth": 1}, ax=ax)
+    models, splits = list(dict.fromkeys(long.model)), list(dict.fromkeys(long.split))
+    sns.barplot(long, x="model", y="accuracy", hue="split", order=models, hue_order=splits, errorbar="se", capsize=0.1,
+                err_kws={"linewidth": 1}, ax=ax)
     ax.axhline(20, color="black", ls="--", lw=1, label="chance (1 in 5)")
-    ax.set(xlabel="model", ylabel="accuracy (%)", ylim=(0, 100), title=title)
-    ax.legend(fontsize=7, ncols=4, loc="upper right")
+    if paper is not None:
+        width = 0.8 / len(splits)                           # seaborn's dodge: the hue bars share 0.8 of each category
+        points = [(i - 0.4 + (h + 0.5) * width, paper.loc[m, s]) for i, m in enumerate(models) for h, s in enumerate(splits)
+                  if m in paper.index and s in paper.columns and np.isfinite(paper.loc[m, s])]
+        if points: ax.scatter(*zip(*points), marker="D", s=14, color="red", zorder=4, label="paper")
+    ax.set(xlabel="model", ylabel="accuracy (%)", ylim=(0, 105), title=title)
+    ax.legend(fontsize=7, ncols=5, loc="lower left", bbox_to_anchor=(0, 1.08 if title else 1.0), frameon=False)
     return ax

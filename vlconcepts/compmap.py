@@ -36,16 +36,17 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'MIT_STATES_TEMPLATE', 'CUB_ATTRIBUTE_TEMPLATE', 'CUB_CLASS_TEMPLATE',
-           'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'COMPMAP_HM', 'FEW_SHOT_ROWS', 'PAPER_SETTINGS',
-           'cub_attribute_phrase', 'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts',
-           'text_embeddings', 'concept_activations', 'group_softmax', 'load_word_vectors', 'phrase_vectors',
-           'minilm_word_vectors', 'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row',
-           'CompositionConfig', 'CompositionRun', 'composition_scores', 'fit_composition_model', 'compmap_dataset',
-           'MitStates', 'prepare_mit_states', 'primitive_concepts', 'mit_states_rows', 'interpretability_gap',
-           'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks', 'few_shot_accuracies', 'topk_hits',
-           'alignment_accuracy', 'toyclip_width_spec', 'caption_spec', 'seed_rows', 'composition_seed_rows',
-           'table1_seed_rows', 'interpretability_gap_rows', 'table6_seed_rows', 'pair_primitive_truth',
-           'alignment_seed_rows', 'template_seed_rows', 'departures_from_paper']
+           'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'COMPMAP_HM', 'INTERVENTION_VARIANTS',
+           'FEW_SHOT_ROWS', 'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'cub_attribute_phrase',
+           'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts', 'text_embeddings',
+           'concept_activations', 'group_softmax', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors',
+           'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun',
+           'composition_scores', 'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states',
+           'primitive_concepts', 'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask',
+           'few_shot_tasks', 'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec',
+           'caption_spec', 'seed_rows', 'composition_seed_rows', 'table1_seed_rows', 'interpretability_gap_rows',
+           'table6_seed_rows', 'pair_primitive_truth', 'alignment_seed_rows', 'template_seed_rows',
+           'departures_from_paper']
 
 # %% ../nbs/10_compmap.ipynb #34d2369c
 CZSL_COLUMNS = ["Val AUC k=1", "Val AUC k=2", "Val AUC k=3", "Test AUC k=1", "Test AUC k=2", "Test AUC k=3",
@@ -311,6 +312,11 @@ def czsl_row(val_scores, val_labels, test_scores, test_labels, seen, topks: Sequ
     return {**row, "Seen": 100 * first.best_seen, "Unseen": 100 * first.best_unseen, "HM": 100 * first.best_hm}
 
 # %% ../nbs/10_compmap.ipynb #1fad1bf9
+INTERVENTION_VARIANTS = {"release": "Interv(Partial) on L2-normalised activations and both interventions without the image side's "
+                                     "final L2 normalisation, as in the released notebook",
+                         "paper": "the raw activations through the model's ordinary forward, as the paper's text (§5.1) reads"}
+
+
 @dataclass
 class CompositionConfig:
     "Training settings of the MIT-States composition model (defaults: the release, spec §2)."
@@ -325,6 +331,12 @@ class CompositionConfig:
     projection_dim: Optional[int] = None    # width of that projection (default: the input width)
     eval_every: int = 1                     # epochs between validation sweeps
     cpu_threads: Optional[int] = None       # torch CPU threads while training (None: 1 for small models, where threads only add overhead)
+    intervention: str = "release"           # 'release': the released notebook's interventions; 'paper': as the paper's text says (see Interventions)
+
+    def __post_init__(self):
+        if self.intervention not in INTERVENTION_VARIANTS:
+            raise InputValidationError(f"CompositionConfig.intervention must be one of {list(INTERVENTION_VARIANTS)}, "
+                                       f"got {self.intervention!r}.")
 
 
 @dataclass
@@ -401,7 +413,8 @@ def _check_composition_inputs(x_train, y_train, x_val, y_val, pairs, seen, attr_
 # %% ../nbs/10_compmap.ipynb #d297fa10
 def _composition_cache_path(name: str, inputs: list, config: CompositionConfig, context: str) -> Path:
     "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`) by this module's code and libraries."
-    digest = dataset_fingerprint([*inputs, json.dumps(asdict(config), sort_keys=True), context, computing_libraries(),
+    training = {k: v for k, v in asdict(config).items() if k != "intervention"}   # how the model is scored, not trained
+    digest = dataset_fingerprint([*inputs, json.dumps(training, sort_keys=True), context, computing_libraries(),
                                   code_digest("vlconcepts.compmap")])
     return cache_dir() / "compmap" / "composition" / f"{name}-{digest[:20]}.pt"
 
@@ -508,10 +521,11 @@ def mit_states_rows(data: MitStates, x, name: str, config: CompositionConfig = C
                                 data.obj_vectors, config, device, name=name)
     ev = eval_data or data
     truth = torch.as_tensor(ev.truth)
+    released = config.intervention == "release"   # L2-normalise before Partial; skip the image side's final L2 (spec §4)
     inputs = {"Prim": (x, False)}
     if interventions:
-        inputs["Interv(Full)"] = (intervene(x, truth, "full"), True)
-        inputs["Interv(Partial)"] = (intervene(x, truth, "partial", l2_normalize=True), True)
+        inputs["Interv(Full)"] = (intervene(x, truth, "full"), released)
+        inputs["Interv(Partial)"] = (intervene(x, truth, "partial", l2_normalize=released), released)
     rows = {}
     for kind, (inp, mode) in inputs.items():
         scores = composition_scores(run.model, inp, ev.pairs, intervene=mode)
@@ -654,7 +668,7 @@ def alignment_accuracy(weights, truth, columns: Optional[dict] = None) -> dict:
 # %% ../nbs/10_compmap.ipynb #b5f6384e
 def toyclip_width_spec(width: int, steps: int = 150, seed: int = 0, device="auto", batch_size: int = 128,
                        pool_size: int = 1024, cpu_threads: Optional[int] = 1) -> str:
-    "Train (once; cached) a ToyCLIP whose image tower has base width `width` and text tower 2·width (≥ 32); its `toyclip:` spec."
+    "Train (once; cached) a ToyCLIP whose image tower has base width `width` and text tower 2·width rounded to a multiple of 32 (at least 32); its `toyclip:` spec."
     text_width = max(32, 32 * round(2 * width / 32))
     config = TrainingConfig(model=toyclip_config(vision_width=width, text_width=text_width), steps=steps, seed=seed,
                             batch_size=batch_size, pool_size=pool_size, warmup_steps=min(50, steps // 5),
@@ -769,13 +783,29 @@ def template_seed_rows(model, dataset, data: MitStates, template_sets: dict, lab
 # %% ../nbs/10_compmap.ipynb #ae7a5d2c
 PAPER_SETTINGS = {"source": "real", "epochs": 400, "oracle_epochs": 100, "lr": 5e-5, "batch_size": 128,
                   "word_sources": ["fasttext", "word2vec"], "seeds": [1123], "n_tasks": 600, "ways": [5, 10, 100, 200],
-                  "shots": [1, 5], "C": 1.0}  # the paper's and its release's (spec §2-3); n_tasks, ways, shots: CUB
+                  "shots": [1, 5], "C": 1.0,  # the paper's and its release's (spec §2-3); n_tasks, ways, shots: CUB
+                  "intervention": "paper", "denoise": "koh"}  # the paper's text; the release's code differs (below)
+DENOISE_RULES = {"mode": "each class's per-attribute mode over all its images, as in the released code",
+                 "koh": "Koh et al. (2020)'s majority voting, as the paper's text says"}
+RELEASE_CODE_CHOICES = {  # fixed choices of the released code that the paper's text words otherwise (spec §1, §3)
+    "mit-states": ["activations 100·cos (the released code, where the paper's text has 'the dot product between the image embedding "
+                   "and text embedding')"],
+    "cub": ["activations 100·cos soft-maxed within each attribute group (the released code, where the paper's text names no softmax)",
+            "CUB's official image split, the n classes drawn from every class (the released code, where the paper's text has 'the "
+            "standard training/testing split from Hilliard et al. (2018)')"]}
 
 
-def departures_from_paper(**settings) -> str:
-    "'name ours (paper: theirs)' for each of `settings` that differs from `PAPER_SETTINGS`, joined by '; '; 'none' if none."
+def departures_from_paper(dataset=None, **settings) -> str:
+    """'name ours (paper: theirs)' for each of `settings` that differs from `PAPER_SETTINGS`, then the `RELEASE_CODE_CHOICES`
+    of `dataset` ('mit-states', 'cub' or a list of them), joined by '; '; 'none' if none."""
     unknown = set(settings) - set(PAPER_SETTINGS)
     if unknown: raise InputValidationError(f"departures_from_paper: no paper setting {sorted(unknown)}; known: {list(PAPER_SETTINGS)}.")
+    datasets = [dataset] if isinstance(dataset, str) else list(dataset or [])
+    if any(d not in RELEASE_CODE_CHOICES for d in datasets):
+        raise InputValidationError(f"departures_from_paper: dataset must be one of {list(RELEASE_CODE_CHOICES)}, got {dataset!r}.")
     norm = lambda v: [float(x) if isinstance(x, (int, float)) else x for x in v] if isinstance(v, (list, tuple)) else v
-    diffs = [f"{k} {v} (paper: {PAPER_SETTINGS[k]})" for k, v in settings.items() if norm(v) != norm(PAPER_SETTINGS[k])]
-    return "; ".join(diffs) or "none"
+    said = {"intervention": INTERVENTION_VARIANTS, "denoise": DENOISE_RULES}   # named choices, described
+    paper = lambda k: f"{PAPER_SETTINGS[k]}, {said[k][PAPER_SETTINGS[k]]}" if k in said else PAPER_SETTINGS[k]
+    diffs = [f"{k} {v}" + (f": {said[k].get(v, '?')}" if k in said else "") + f" (paper: {paper(k)})"
+             for k, v in settings.items() if norm(v) != norm(PAPER_SETTINGS[k])]
+    return "; ".join(diffs + [choice for d in datasets for choice in RELEASE_CODE_CHOICES[d]]) or "none"
