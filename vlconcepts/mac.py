@@ -18,7 +18,7 @@ from fastcore.basics import patch
 from torch import nn
 
 from .cache import cached_activations, cached_image_tokens, cached_result, code_digest
-from .core import InputValidationError, get_logger, is_whole_number, progress, seed_everything
+from .core import InputValidationError, get_logger, is_whole_number, progress, seed_everything, string_list
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .datasets import cached_world
 from .models import encode_text_embeddings, openclip_text_tower, word_token_embeddings
@@ -30,10 +30,10 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_METRICS', 'PAPER_COLUMNS', 'LabelSpace',
            'label_space', 'pair_targets', 'primitive_targets', 'true_pair_ranks', 'multilabel_metrics',
-           'multilabel_metrics_per_image', 'PromptBranch', 'MacConfig', 'mac_config', 'Adapter', 'CrossModalTraction',
-           'PromptCompositionModel', 'MMEncoder', 'branch_loss', 'composition_scores', 'MacTrainingData',
-           'training_data', 'build_model', 'train_mac_model', 'score_pairs', 'tiny_mac', 'image_tokens',
-           'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
+           'multilabel_metrics_per_image', 'PromptBranch', 'MacConfig', 'mac_config', 'code_choices', 'Adapter',
+           'CrossModalTraction', 'PromptCompositionModel', 'MMEncoder', 'branch_loss', 'composition_scores',
+           'MacTrainingData', 'training_data', 'build_model', 'train_mac_model', 'score_pairs', 'tiny_mac',
+           'image_tokens', 'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
            'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
            'branch_deltas_by_seed', 'top_predictions']
 
@@ -291,6 +291,23 @@ def mac_config(name: str) -> MacConfig:
     if branches and branches not in ("c", "a;o", "a;o;c"):
         raise InputValidationError(f"Branches must be 'c', 'a;o' or 'a;o;c', got {branches!r}.")
     return replace(config, branches=branches) if branches else config
+
+# %% ../nbs/50_mac.ipynb #418ffcd3
+def code_choices(methods) -> str:
+    "For a caption: where the configs of `methods` follow the released code rather than the paper's text, and which way."
+    methods = string_list(methods, "methods")
+    configs = {m: mac_config(m) for m in methods}
+    said = []
+    weighted = [m for m, c in configs.items() if c.attr_pos_weight or c.pair_pos_weight]
+    if weighted: said.append(f"the release's positive weights in the BCE of {', '.join(weighted)} (the paper's text: every method "
+                             "trained the same way)")
+    for rule, words in (("sum", "added as the paper's Eq. 1 (the release's Troika multiplies softmaxed a and o)"),
+                        ("troika-release", "combined by the release's Troika rule (the paper's Eq. 1 adds them)")):
+        combined = [m for m, c in configs.items() if ";" in c.branches and c.combine == rule]
+        if combined: said.append(f"branch logits of {', '.join(combined)} {words}")
+    if any(c.epochs > 0 for c in configs.values()):
+        said.append("frozen image tokens, without the release's training augmentation (flip, perspective, ±5° rotation)")
+    return "; ".join(said) or "none"
 
 # %% ../nbs/50_mac.ipynb #28328686
 class Adapter(nn.Module):
