@@ -738,24 +738,26 @@ def capacity_sweep(dataset: ConceptDataset, capacities: Sequence[int], *, parts:
 
 # %% ../nbs/31_concept_learners.ipynb #69510720
 def intervention_scores(learner: JointCBM, dataset: ConceptDataset, *, trials: int = 5, seed: int = 0, oracle=None,
-                        nis_max_iter: int = 1000, probe_options: Optional[dict] = None) -> tuple:
+                        nis_max_iter: int = 1000, probe_options: Optional[dict] = None, nis_variant: str = "release") -> tuple:
     "(purity scores + 'task acc, m intervened' for m = 1..k, the `intervention_curve`) of a joint CBM on the test split."
     curve = intervention_curve(learner, dataset.x_test, dataset.c_test, dataset.y_test, trials=trials, seed=seed)
-    row = {**purity_scores(learner, dataset, seed=seed, oracle=oracle, nis_max_iter=nis_max_iter, probe_options=probe_options),
+    row = {**purity_scores(learner, dataset, seed=seed, oracle=oracle, nis_max_iter=nis_max_iter, probe_options=probe_options,
+                           nis_variant=nis_variant),
            **{f"task acc, {m} intervened": a for m, a in zip(curve["concepts intervened"], curve["task accuracy"]) if m > 0}}
     return row, curve
 
 # %% ../nbs/31_concept_learners.ipynb #a8e366e3
 def learner_intervention_scores(name: str, dataset: ConceptDataset, *, seed: int = 0, trials: int = 5, oracle=None,
-                                nis_max_iter: int = 1000, probe_options: Optional[dict] = None, **train_options) -> tuple:
+                                nis_max_iter: int = 1000, probe_options: Optional[dict] = None, nis_variant: str = "release",
+                                **train_options) -> tuple:
     "Train joint CBM `name` with `seed` and return its `intervention_scores` (row, curve); cached: a second call trains nothing."
     def compute():
         learner = train_concept_learner(name, dataset, seed=seed, **train_options)
         return intervention_scores(learner, dataset, trials=trials, seed=seed, oracle=oracle, nis_max_iter=nis_max_iter,
-                                   probe_options=probe_options)
+                                   probe_options=probe_options, nis_variant=nis_variant)
     return cached_result("purity-intervention-trial", compute, modules=LEARNER_CODE,
                          parts=dict(name=name, dataset=dataset, seed=seed, trials=trials, oracle=oracle, nis_max_iter=nis_max_iter,
-                                    probe=probe_options, train=train_options))
+                                    probe=probe_options, nis_variant=nis_variant, train=train_options))
 
 # %% ../nbs/31_concept_learners.ipynb #eb4c1299
 def learnt_concept_correlations(learner: ConceptLearner, x: torch.Tensor) -> np.ndarray:

@@ -292,7 +292,7 @@ def mac_config(name: str) -> MacConfig:
         raise InputValidationError(f"Branches must be 'c', 'a;o' or 'a;o;c', got {branches!r}.")
     return replace(config, branches=branches) if branches else config
 
-# %% ../nbs/50_mac.ipynb #418ffcd3
+# %% ../nbs/50_mac.ipynb #21b7b2bf
 def code_choices(methods) -> str:
     "For a caption: where the configs of `methods` follow the released code rather than the paper's text, and which way."
     methods = string_list(methods, "methods")
