@@ -698,7 +698,7 @@ def binding_setting(setup: BindingSetup, task: str, sizes: dict) -> str:
             f"mean ± standard error over seeds (zero-shot CLIP: one deterministic run); learning rates CSP {setup.csp_lr:g}, "
             f"CDSMs {setup.cdsm_lr:g}, CLIP-FT {PAPER_HPARAMS['clip-ft']['lr']:g}; prompt {PROMPTS[setup.prompt]!r}; candidates "
             f"shuffled (seed {setup.shuffle_seed}); 'train' is the chosen model's accuracy on the train split in eval mode (the "
-            "release logs a running accuracy during the epoch, dropout on)"
+            "release logs a running accuracy during the epoch, CSP's dropout on)"
             + ("; CLIP-FT trains a float32 copy (the release: its fp16 weights)" if "clip-ft" in setup.models else "")
             + f". Departures from the paper: {'; '.join(setup.departures(task)) or 'none'}"
             + (" (why: the binding chapter, 'What the tiny profile changes')." if setup.profile == "tiny" else "."))
