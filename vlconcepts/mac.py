@@ -162,10 +162,11 @@ def true_pair_ranks(scores: torch.Tensor, targets: torch.Tensor) -> tuple[torch.
 
 # %% ../nbs/50_mac.ipynb #c779071a
 def multilabel_metrics(scores, targets, pairs: Sequence[tuple[str, str]], k: int = 5, chunk_size: int = 256,
-                       exact: str = "release") -> dict:
+                       exact: str = "release", coverage: str = "release") -> dict:
     """MAC's multi-label metrics (§3.4, release definitions; deterministic ties) of `scores` [n, P] against multi-hot `targets` [n, P];
-    `exact="strict"`: Exact Match as §3.4 words it (every true pair above every false one)."""
+    `exact="strict"`: Exact Match as §3.4 words it (every true pair above every false one); `coverage="paper"`: §3.4's K."""
     if exact not in ("release", "strict"): raise InputValidationError(f"exact must be 'release' or 'strict', got {exact!r}.")
+    if coverage not in ("release", "paper"): raise InputValidationError(f"coverage must be 'release' or 'paper', got {coverage!r}.")
     scores, targets, pair_attr, pair_obj = _check_metric_inputs(scores, targets, pairs, k)
     chunk_size = _positive_int(chunk_size, "chunk_size")
     n = len(scores)
@@ -183,7 +184,7 @@ def multilabel_metrics(scores, targets, pairs: Sequence[tuple[str, str]], k: int
         totals["topk_hits"] += float((ranks < k).sum()); totals["n_true"] += float(n_true.sum())
         if exact == "release": totals["exact"] += float((worst + 1 == n_true).sum())
         else: totals["exact"] += float((s.masked_fill(~t.bool(), float("inf")).amin(1) > s.masked_fill(t.bool(), float("-inf")).amax(1)).sum())
-        totals["coverage"] += float(worst.sum())
+        totals["coverage"] += float(worst.sum()) + (b if coverage == "paper" else 0)   # K = worst 0-based rank + 1
         totals["norm_cov"] += float(torch.exp(1 - (worst + 1) / n_true).sum())
         totals["attr"] += float((hit_attr > 0).sum()); totals["obj"] += float((hit_obj > 0).sum())
     return {"top1_precision": totals["top1"] / n, "top5_recall" if k == 5 else f"top{k}_recall": totals["topk_hits"] / totals["n_true"],
