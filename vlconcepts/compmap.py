@@ -805,7 +805,9 @@ def departures_from_paper(dataset=None, **settings) -> str:
         raise InputValidationError(f"departures_from_paper: dataset must be one of {list(RELEASE_CODE_CHOICES)}, got {dataset!r}.")
     norm = lambda v: [float(x) if isinstance(x, (int, float)) else x for x in v] if isinstance(v, (list, tuple)) else v
     said = {"intervention": INTERVENTION_VARIANTS, "denoise": DENOISE_RULES}   # named choices, described
+    odd = {k: v for k, v in settings.items() if k in said and v not in said[k]}
+    if odd: raise InputValidationError(f"departures_from_paper: {odd} is not a known choice; known: { {k: list(said[k]) for k in odd} }.")
     paper = lambda k: f"{PAPER_SETTINGS[k]}, {said[k][PAPER_SETTINGS[k]]}" if k in said else PAPER_SETTINGS[k]
-    diffs = [f"{k} {v}" + (f": {said[k].get(v, '?')}" if k in said else "") + f" (paper: {paper(k)})"
+    diffs = [f"{k} {v}" + (f": {said[k][v]}" if k in said else "") + f" (paper: {paper(k)})"
              for k, v in settings.items() if norm(v) != norm(PAPER_SETTINGS[k])]
     return "; ".join(diffs + [choice for d in datasets for choice in RELEASE_CODE_CHOICES[d]]) or "none"

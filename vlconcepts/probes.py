@@ -68,8 +68,7 @@ def check_text_pair(prediction, target, what: str):
 def exact_match(prediction: str, target: str, normalize: bool = True) -> bool:
     "Whether `prediction` rebuilds `target` exactly (after `normalize_caption` unless `normalize=False`)."
     check_text_pair(prediction, target, "exact_match")
-    if normalize: return normalize_caption(prediction) == normalize_caption(target)
-    return str(prediction) == str(target)
+    return normalize_caption(prediction) == normalize_caption(target) if normalize else prediction == target
 
 # %% ../nbs/41_probes.ipynb #5d85e80b
 def paired_texts(predictions: Sequence[str], targets: Sequence[str], what: str) -> tuple[list[str], list[str]]:
