@@ -39,9 +39,9 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'offline_settings', 'hub_cache_only', 'create_openclip', 'load_openclip', 'tiny_tokenizer',
            'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
            'encode_text_embeddings', 'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin',
-           'HFCLIPModel', 'load_hf_clip', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm',
-           'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model',
-           'random_sentence_encoder']
+           'HFCLIPModel', 'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
+           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config',
+           'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -1023,6 +1023,13 @@ def load_hf_clip(rest: str, device) -> HFCLIPModel:
     model, processor = _hf_load(CLIPModel, _hf_source(rest), "clip", "hf-clip")
     return HFCLIPModel(model, processor, f"hf-clip:{rest}", device)
 
+# %% ../nbs/01_models.ipynb #25384b98
+def pair_batches(n: int, m: int, batch_size: int, device="cpu"):
+    "Yield `(image_index, text_index)` tensors over every pair of `n` images and `m` texts, image-major, `batch_size` pairs each."
+    image_index, text_index = torch.arange(n).repeat_interleave(m), torch.arange(m).repeat(n)
+    for start in range(0, n * m, batch_size):
+        yield image_index[start:start + batch_size].to(device), text_index[start:start + batch_size].to(device)
+
 # %% ../nbs/01_models.ipynb #92542e5c
 class ViltITMModel(HFProcessorMixin, VLModel):
     "transformers `ViltForImageAndTextRetrieval`: a fusion model; `match_scores` = its retrieval logit per pair."
@@ -1036,10 +1043,8 @@ class ViltITMModel(HFProcessorMixin, VLModel):
     def _pair_scores(self, pixels, texts, batch_size):
         images, tokens = self.pixel_inputs(pixels), self.text_inputs(texts)
         n, m = len(images["pixel_values"]), len(texts)
-        image_index, text_index = torch.arange(n).repeat_interleave(m), torch.arange(m).repeat(n)
         scores = []
-        for start in range(0, n * m, batch_size):
-            i, t = image_index[start:start + batch_size].to(self.device), text_index[start:start + batch_size].to(self.device)
+        for i, t in pair_batches(n, m, batch_size, self.device):
             with torch.random.fork_rng(devices=[]):  # ViLT shuffles its patches with torch.multinomial: fix the order
                 torch.manual_seed(0)
                 out = self.module(**{k: v[t] for k, v in tokens.items()}, pixel_values=images["pixel_values"][i],
@@ -1100,10 +1105,8 @@ def _pair_scores(self: BlipITMModel, pixels, texts, batch_size):
     "ITM-head scores of every (image, text) pair, `batch_size` pairs per forward pass."
     states, tokens = self._vision_states(pixels), self.text_inputs(texts)
     n, m = len(states), len(texts)
-    image_index, text_index = torch.arange(n).repeat_interleave(m), torch.arange(m).repeat(n)
     scores = []
-    for start in range(0, n * m, batch_size):
-        i, t = image_index[start:start + batch_size].to(self.device), text_index[start:start + batch_size].to(self.device)
+    for i, t in pair_batches(n, m, batch_size, self.device):
         image_states = states[i]
         image_mask = torch.ones(image_states.shape[:-1], dtype=torch.long, device=self.device)
         fused = self.module.text_encoder(input_ids=tokens["input_ids"][t], attention_mask=tokens["attention_mask"][t],
