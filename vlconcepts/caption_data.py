@@ -27,7 +27,7 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'IMCAPS_TYPES', 'STATE_CHANGE_VERBS', 'IMCAPS_VOCAB', 'NOUN_FIELDS', 'SIDE_MARGIN', 'FLOAT_HEIGHT',
            'CONTACT_TOLERANCE', 'PAIR_BUILDERS', 'IMCAPS_LAYOUT', 'IMCAPS_SOURCE', 'IMCAPS_DATASET', 'CC3M_TRAIN_FILE',
            'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS', 'CAPTION_CORPUS_MIX', 'NEGATION_WORDS',
-           'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'COCO_DATASET', 'image_side', 'bottom_height', 'stands_on',
+           'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'image_side', 'bottom_height', 'stands_on',
            'imcaps_caption_holds', 'ImCapsPair', 'differing_words', 'draw_candidate_pair', 'make_imcaps_pair',
            'ImageCaptionPairs', 'export_controlled_imcaps', 'read_pair_records', 'load_controlled_imcaps',
            'negated_clause', 'corpus_caption', 'caption_corpus', 'construction_shares', 'CaptionCorpus',
@@ -496,10 +496,6 @@ CC3M_LAYOUT = f"""$VLCONCEPTS_DATA/cc3m/{CC3M_TRAIN_FILE}   (and/or {CC3M_VALIDA
 CC3M_SOURCE = "https://ai.google.com/research/ConceptualCaptions/download (Train_GCC-training.tsv; the captions suffice for the probe)"
 CC3M_DATASET = register_dataset(DatasetEntry(name="cc3m", title="CC3M captions", marker=f"cc3m/{CC3M_TRAIN_FILE}",
                                              layout=CC3M_LAYOUT, where=CC3M_SOURCE))
-COCO_DATASET = register_dataset(DatasetEntry(  # read by the lenses that use COCO images and captions; no synthetic stand-in
-    name="coco", title="COCO captions", marker="coco/annotations/captions_val2014.json",
-    layout="$VLCONCEPTS_DATA/coco/annotations/captions_val2014.json\n$VLCONCEPTS_DATA/coco/val2014/COCO_val2014_*.jpg",
-    where="cocodataset.org/#download (2014 Val images and 2014 Train/Val annotations)"))
 
 # %% ../nbs/04e_caption_data.ipynb #721120dd
 @dataclass
