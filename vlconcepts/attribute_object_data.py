@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -28,9 +29,9 @@ __all__ = ['logger', 'ATTRIBUTE_KINDS', 'WORLD_OBJECTS', 'MIT_STATES_RELEASE', '
            'MIT_WHERE', 'MIT_ATTRIBUTES', 'MIT_STATES_DATASET', 'SPLIT_NAMES', 'IMAGE_SPLIT_FRACTIONS', 'MIT_DEFAULT_N',
            'MAC_RELEASE', 'MAC_SPLIT_DIR', 'MAC_METADATA', 'MAC_LAYOUT', 'MAC_WHERE', 'MAC_DATASET',
            'MAC_CLOSED_FRACTION', 'MAC_HELD_OUT_FRACTION', 'MAC_DEFAULT_N', 'MAC_KINDS', 'AttributeObjectDataset',
-           'attribute_world_vocab', 'object_spec', 'attributes_hold', 'split_pairs', 'load_mit_states',
-           'plan_mit_states', 'export_mit_states', 'load_mac', 'draw_closed_world', 'hold_out_pairs',
-           'sample_composition', 'plan_mac', 'export_mac']
+           'attribute_world_vocab', 'object_spec', 'attributes_hold', 'split_pairs', 'SplitFileWarning',
+           'mit_split_mismatches', 'warn_split_mismatches', 'load_mit_states', 'plan_mit_states', 'export_mit_states',
+           'load_mac', 'draw_closed_world', 'hold_out_pairs', 'sample_composition', 'plan_mac', 'export_mac']
 
 # %% ../nbs/04b_attribute_object_data.ipynb #2c3c4258
 @dataclass(eq=False, repr=False)  # keep ImageDataset's short repr, not every path
@@ -214,6 +215,34 @@ def _read_mit_metadata(path: Path) -> list:
     return metadata
 
 
+# %% ../nbs/04b_attribute_object_data.ipynb #e1157246
+class SplitFileWarning(UserWarning):
+    "The metadata and the split files of an attribute-object dataset disagree (`mit_split_mismatches`)."
+
+
+def mit_split_mismatches(metadata: list, split_pairs_: dict) -> dict[str, list[str]]:
+    """Where TMN-layout `metadata` (dicts with image, attr, obj, set) and the split files' pairs disagree, `NA` entries aside:
+    `unlisted` entries (their pair is in no split file) and `train_unseen` training images of a pair not in `train_pairs.txt`,
+    each a list of readable examples."""
+    known, train = {p for ps in split_pairs_.values() for p in ps}, set(split_pairs_.get("train", []))
+    out = {"unlisted": [], "train_unseen": []}
+    for entry in metadata:
+        pair = (entry["attr"], entry["obj"])
+        if "NA" in pair or entry["set"] == "NA": continue
+        kind = "unlisted" if pair not in known else "train_unseen" if entry["set"] == "train" and pair not in train else None
+        if kind: out[kind].append(f"'{pair[0]} {pair[1]}' ({entry['image']})")
+    return out
+
+
+def warn_split_mismatches(mismatches: dict, metadata_path: Path, split_dir: Path):
+    "One `SplitFileWarning` naming the count and the first example of each kind of mismatch, if any."
+    what = {"unlisted": "metadata entries name a pair in no split file (dropped)",
+            "train_unseen": "training images have a pair that train_pairs.txt does not list (a CZSL run refuses them)"}
+    parts = [f"{len(v)} {what[k]}, first {v[0]}" for k, v in mismatches.items() if v]
+    if parts: warnings.warn(f"{metadata_path} and the split files in {split_dir} disagree: " + "; ".join(parts) + ". A spelling or "
+                            "case difference between the two? Fix the split files or the metadata so every image's pair is listed.",
+                            SplitFileWarning, stacklevel=3)
+
 # %% ../nbs/04b_attribute_object_data.ipynb #0a0bdee2
 @MIT_STATES_DATASET.loads
 def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") -> AttributeObjectDataset:
@@ -229,6 +258,8 @@ def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") 
     for k, entry in enumerate(metadata):
         if not isinstance(entry, dict) or not {"image", "attr", "obj", "set"} <= set(entry):
             raise DatasetFormatError(f"{metadata_path}: entry {k} must be a dict with keys image, attr, obj, set; got {entry!r:.120}")
+    warn_split_mismatches(mit_split_mismatches(metadata, split_pairs_), metadata_path, root / MIT_SPLIT_DIR)
+    for k, entry in enumerate(metadata):
         attr, obj, split = entry["attr"], entry["obj"], entry["set"]
         if attr == "NA" or split == "NA" or (attr, obj) not in known: continue
         path, convention = _resolve_mit_image(root, entry["image"], attr, obj, convention)

@@ -408,7 +408,11 @@ def _check_composition_inputs(x_train, y_train, x_val, y_val, pairs, seen, attr_
         if len(out): raise InputValidationError(f"y_{split} must index the {len(pa)} pairs (0..{len(pa) - 1}); row {int(out[0])} has {int(y[out[0]])}.")
         bad = (~torch.isfinite(x)).any(1).nonzero().flatten()
         if len(bad): raise InputValidationError(f"x_{split} contains NaN or ±inf in {len(bad)} rows (first: row {int(bad[0])}); fix or drop those inputs.")
-    if not bool(seen[y_train].all()): raise InputValidationError("Every training label must be a seen pair (seen[y_train] all True).")
+    unseen_rows = (~seen[y_train]).nonzero().flatten()
+    if len(unseen_rows): raise InputValidationError(
+        f"Every training label must be a seen pair (seen[y_train] all True); {len(unseen_rows)} training rows are not (first: row "
+        f"{int(unseen_rows[0])}, pair {int(y_train[unseen_rows[0]])}). On a dataset of your own: a training image whose pair "
+        "train_pairs.txt does not list (the loader warned with a SplitFileWarning naming it).")
 
 # %% ../nbs/10_compmap.ipynb #d297fa10
 def _composition_cache_path(name: str, inputs: list, config: CompositionConfig, context: str) -> Path:
