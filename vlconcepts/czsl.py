@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Optional, Sequence
 
@@ -16,9 +17,10 @@ from .cache import cached_image_features, cached_text_features
 from .core import InputValidationError, is_whole_number, progress
 
 # %% auto #0
-__all__ = ['LARGE_BIAS', 'PROTOCOLS', 'CRITERIA', 'open_world_labels', 'closed_world_mask', 'check_scores', 'hm_curve',
-           'trapezoid_auc', 'SweepResult', 'bias_sweep', 'bias_sweeps', 'reference_bias_sweep', 'choose_bias',
-           'apply_bias', 'split_labels', 'zero_shot_scores']
+__all__ = ['LARGE_BIAS', 'PROTOCOLS', 'TIE_WARNING_SHARE', 'CRITERIA', 'open_world_labels', 'closed_world_mask', 'check_scores',
+           'hm_curve', 'trapezoid_auc', 'SweepResult', 'TiedScoresWarning', 'tie_decided_share', 'warn_if_ties_decide',
+           'bias_sweep', 'bias_sweeps', 'reference_bias_sweep', 'choose_bias', 'apply_bias', 'split_labels',
+           'zero_shot_scores']
 
 # %% ../nbs/06_czsl.ipynb #bd5cc69f
 def open_world_labels(attributes: Sequence[str], objects: Sequence[str]) -> list[tuple[str, str]]:
@@ -347,6 +349,32 @@ def _sweep_from_summary(sm: _Summary, topk: int, hm: str, n_biases: int, protoco
     unseen_accs = hits[:, sm.unseen_image].double().mean(1).cpu().numpy()
     return SweepResult.from_curve(biases.double().cpu().numpy(), seen_accs, unseen_accs, hm=hm, topk=topk, protocol=protocol)
 
+# %% ../nbs/06_czsl.ipynb #2f1c1a23
+class TiedScoresWarning(UserWarning):
+    "Exact ties between an image's target and a competitor decide many hits of a CZSL sweep (`tie_decided_share`)."
+
+
+TIE_WARNING_SHARE = 0.01   # warn when ties decide the top-k hit of this share of the images, at bias 0
+
+
+def tie_decided_share(sm: _Summary, k: int) -> float:
+    "Share of images that are top-k hits at bias 0 only because the sweep counts an exact tie with a competitor as a hit."
+    target = sm.target[:, None]
+    above = (sm.seen_top[:, :k] > target).sum(1) + (sm.unseen_top[:, :k] > target).sum(1)
+    tied = (sm.seen_top[:, :k] == target).sum(1) + (sm.unseen_top[:, :k] == target).sum(1)
+    decided = (above < k) & (above + tied >= k) & torch.isfinite(sm.target)
+    return float(decided.float().mean()) if len(decided) else 0.0
+
+
+def warn_if_ties_decide(sm: _Summary, k: int):
+    "A `TiedScoresWarning` when exact ties decide the top-k hit of `TIE_WARNING_SHARE` of the images or more, at bias 0."
+    share = tie_decided_share(sm, k)
+    if share >= TIE_WARNING_SHARE:
+        warnings.warn(f"In {100 * share:.1f}% of the images the true label's score ties a competitor exactly (top-{k}, bias 0), "
+                      "and the sweep counts each such tie as a hit: these scores do not separate the labels (constant or zero "
+                      "features? prompts that share one text feature?), so the accuracies and AUC overstate the model.",
+                      TiedScoresWarning, stacklevel=4)
+
 # %% ../nbs/06_czsl.ipynb #f87f6803
 def bias_sweep(scores, labels, seen, *, topk: int = 1, label_mask=None, hm: str = "harmonic", n_biases: int = 20,
                protocol: str = "czsl", chunk_size: Optional[int] = None) -> SweepResult:
@@ -378,6 +406,7 @@ def bias_sweeps(scores, labels, seen, *, topks: Sequence[int] = (1, 2, 3), label
     hm_curve([0.0], [0.0], hm)                       # check `hm` before the pass
     sm = _ranking_summary(scores_, labels_, mask, seen_, max(topks), chunk_size)
     _check_true_scores(sm.lowest_true)
+    warn_if_ties_decide(sm, min(topks))
     return {k: _sweep_from_summary(sm, k, hm, n_biases, protocol, scores_.dtype, scores_.device) for k in topks}
 
 # %% ../nbs/06_czsl.ipynb #a90387e4
