@@ -721,6 +721,8 @@ def composition_seed_rows(data: MitStates, x, name: str, config: CompositionConf
 def table1_seed_rows(data: MitStates, activations: dict, config: CompositionConfig, oracle_config: CompositionConfig,
                      seeds: Sequence[int], device="auto") -> pd.DataFrame:
     "Table 1 per seed: 'Oracle-Prim', then '<label>-Prim/-Interv(Full)/-Interv(Partial)' for each `activations[label]`."
+    if "Oracle" in activations:   # its rows would merge with Oracle-Prim's and fail later as a seed counted twice
+        raise InputValidationError("'Oracle' labels Table 1's Oracle-Prim row; give the model another label (e.g. clip_label='MyCLIP').")
     oracle = composition_seed_rows(data, data.truth, "Oracle", oracle_config, seeds, device, interventions=False)
     models = [composition_seed_rows(data, x, label, config, seeds, device) for label, x in activations.items()]
     return pd.concat([oracle, *models], ignore_index=True)
