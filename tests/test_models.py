@@ -200,3 +200,121 @@ def test_one_public_autocast_choice():
         dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
         assert autocast_dtype("cuda") == dtype
         with autocast("cuda"): assert (torch.ones(2, 2, device="cuda") @ torch.ones(2, 2, device="cuda")).dtype == dtype
+
+
+
+def _bad_backend():
+    from vlconcepts.models import DualEncoderModel, register_backend
+
+    class BadDual(DualEncoderModel):
+        def __init__(self, mode, device="cpu"):
+            super().__init__(torch.nn.Identity(), f"bad:{mode}", device)
+            self.mode, self.embed_dim = mode, None if mode == "unsized-width" else 16
+
+        def _image_features(self, pixels):
+            out = torch.ones(len(pixels), 16)
+            if self.mode == "nan": out[pixels.flatten(1).amax(1) == 0, 3] = float("nan")   # a black image gives NaN
+            return {"short": out[1:], "3d": out[:, None], "numpy": out.numpy(), "width": out[:, :8],
+                    "unsized-width": out[:, :8]}.get(self.mode, out)
+
+        def _text_features(self, texts): return torch.ones(len(texts), 16)
+
+    register_backend("bad")(lambda rest, device: BadDual(rest, device))
+
+
+@pytest.fixture
+def bad_backend():
+    _bad_backend()
+    yield
+    _BACKENDS.pop("bad", None)
+
+
+@pytest.mark.parametrize("mode, message", [
+    ("short", "bad:short: BadDual._image_features returned a torch.Tensor of shape (4, 16), dtype torch.float32 for a batch of 5 "
+              "images; expected a torch.Tensor [5, 16]: one row of features per image (embed_dim = 16). It has 4 rows for 5 images: "
+              "return exactly one row per input, in the order given."),
+    ("3d", "bad:3d: BadDual._image_features returned a torch.Tensor of shape (5, 1, 16), dtype torch.float32 for a batch of 5 images; "
+           "expected a torch.Tensor [5, 16]: one row of features per image (embed_dim = 16). It has 3 dimensions, not 2: drop the "
+           "size-1 axis (.squeeze(1))."),
+    ("nan", None),                                             # below: the images decide which rows
+    ("numpy", "bad:numpy: BadDual._image_features returned a numpy.ndarray of shape (5, 16), dtype float32 for a batch of 5 images; "
+              "expected a torch.Tensor [5, 16]: one row of features per image (embed_dim = 16). It is not a torch.Tensor: return "
+              "torch.from_numpy(array) (on the model's device)."),
+    ("width", "Its rows are 8 wide, but the model states embed_dim = 16: return embed_dim-wide features (the joint projection), "
+              "or set embed_dim to the width the hook returns."),
+])
+def test_broken_hook_output_is_refused_where_it_happens(bad_backend, mode, message, tmp_path):
+    "A new user's trial: a plugin's broken features passed (or failed deep in torch or at a later sweep); now the batch is refused."
+    from vlconcepts.cache import FeatureCache, cached_image_features
+    model, images = load_model(f"bad:{mode}", device="cpu"), torch.rand(5, 3, 4, 4)
+    if mode == "nan":
+        images[3:] = 0                         # images 3 and 4 are black: NaN rows
+        message = ("bad:nan: BadDual._image_features returned a torch.Tensor of shape (5, 16), dtype torch.float32 for a batch of 5 "
+                   "images; expected a torch.Tensor [5, 16]: one row of features per image (embed_dim = 16). 2 of its 5 rows hold NaN "
+                   "or infinite values (first: images[3]): check the weights (a training run that diverged) and float16/bfloat16 "
+                   "overflow under mixed precision on CUDA, or drop those inputs; such rows cannot be normalised, cached or ranked.")
+        with pytest.raises(InputValidationError, match=r"for a batch of 2 images.*2 of its 2 rows hold NaN or infinite values "
+                                                       r"\(first: images\[3\]\)"):
+            model.encode_images(images, batch_size=3)              # the second batch, images 3 and 4, is refused: numbered in the call
+    for call in (lambda: model.encode_images(images), lambda: model.similarity(images, ["a cube", "a cone"]),
+                 lambda: model.match_scores(images, ["a cube"]), lambda: cached_image_features(model, images, cache=FeatureCache(tmp_path))):
+        with pytest.raises(InputValidationError) as error: call()
+        assert message in str(error.value), str(error.value)
+    assert not list(tmp_path.rglob("*.pt")), "nothing broken is cached"
+
+
+def test_image_and_text_widths_must_agree(bad_backend):
+    model = load_model("bad:unsized-width", device="cpu")                 # states no embed_dim: each hook alone looks fine
+    assert model.encode_images(torch.rand(5, 3, 4, 4)).shape == (5, 8)
+    with pytest.raises(InputValidationError) as error:
+        model.similarity(torch.rand(5, 3, 4, 4), ["a cube", "a cone"])
+    assert str(error.value) == (
+        "bad:unsized-width: its image features are 8 wide (BadDual._image_features) but its text features are 16 wide "
+        "(_text_features), so no image-text similarity can be taken. Make both hooks project into one joint space of the same "
+        "width, and state that width as embed_dim (each hook's output is then checked against it).")
+    fine = load_model("bad:fine", device="cpu")
+    assert torch.equal(fine.similarity(torch.rand(2, 3, 4, 4), ["a"]), torch.ones(2, 1))
+
+
+def test_pair_scores_are_checked_and_may_be_minus_inf():
+    from vlconcepts.models import VLModel
+
+    class Scores(VLModel):
+        kind = "fusion"
+        def __init__(self, scores): super().__init__(torch.nn.Identity(), "bad:itm"); self.scores = scores
+        def _pair_scores(self, pixels, texts, batch_size): return self.scores(pixels, len(texts))
+
+    images = torch.rand(3, 3, 4, 4)
+    never = Scores(lambda pixels, m: torch.full((len(pixels), m), -float("inf")))           # "never a match" is a score (czsl allows -inf)
+    assert torch.isneginf(never.match_scores(images, ["a", "b"])).all()
+    with pytest.raises(InputValidationError, match=r"for 3 images × 2 texts; expected a torch.Tensor \[3, 2\]: one score per "
+                                                   r"\(image, text\) pair, a row per image. It has 3 columns for 2 texts"):
+        Scores(lambda pixels, m: torch.zeros(len(pixels), m + 1)).match_scores(images, ["a", "b"])
+    images[2] = 0
+    black_is_nan = Scores(lambda pixels, m: torch.zeros(len(pixels), m).masked_fill(pixels.flatten(1).amax(1)[:, None] == 0, float("nan")))
+    with pytest.raises(InputValidationError, match=r"for 1 image × 2 texts.*1 of its 1 rows holds NaN or \+inf values \(first: images\[2\]\)"):
+        black_is_nan.match_scores(images, ["a", "b"], batch_size=2)        # one image a pass: the third pass
+
+
+def test_plugin_config_and_nameless_config_messages():
+    with pytest.raises(ModelSpecError) as error:
+        load_model("openclip:myclip-tiny@x.pt", device="cpu")
+    assert ("open_clip has no architecture 'myclip-tiny'." in str(error.value) and "in Python, import it before load_model; on the "
+            "command line, pass `--plugin your_module.py` (or name it in $VLCONCEPTS_PLUGINS)." in str(error.value))
+    with pytest.raises(ModelSpecError, match=r'needs an architecture name, got None: e\.g\. register_openclip_config\(cfg, "my-arch"\)'):
+        register_openclip_config(tiny_test_config("openclip"))
+
+
+def test_a_backends_own_error_names_the_spec_and_the_backend(tmp_path):
+    from vlconcepts.models import register_backend
+
+    @register_backend("bag")
+    def load_bag(rest, device): return torch.load(rest)
+    try:
+        with pytest.raises(ModelSpecError) as error:
+            load_model(f"bag:{tmp_path}/nope.pt", device="cpu")
+        assert str(error.value).startswith(f"The 'bag' backend ({__name__}.test_a_backends_own_error_names_the_spec_and_the_backend."
+                                           f"<locals>.load_bag) could not load 'bag:{tmp_path}/nope.pt': FileNotFoundError: ")
+        assert isinstance(error.value.__cause__, FileNotFoundError)
+    finally:
+        _BACKENDS.pop("bag", None)

@@ -33,11 +33,11 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TINY_OPENCLIP_ARCH', 'TINY_OPENCLIP_CONFIG',
            'OPENCLIP_TEXT_PARTS', 'RANDOM_ARCHITECTURES', 'register_backend', 'known_prefixes', 'parse_spec',
            'import_plugins', 'did_you_mean', 'spec_backend', 'load_model', 'check_batch_size', 'image_count',
-           'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'model_code',
-           'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts', 'warn_indistinct_texts',
-           'preprocess_pixels', 'register_openclip_config', 'tiny_test_config', 'OpenCLIPModel', 'absolute_spec',
-           'offline_settings', 'hub_cache_only', 'create_openclip', 'load_openclip', 'tiny_tokenizer',
-           'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
+           'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'check_hook_output',
+           'check_feature_widths', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
+           'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
+           'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'create_openclip', 'load_openclip',
+           'tiny_tokenizer', 'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
            'encode_text_embeddings', 'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin',
            'HFCLIPModel', 'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
            'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config',
@@ -143,8 +143,13 @@ def spec_backend(spec: str) -> Callable:
 def load_model(spec: str, device: str | torch.device = "auto") -> VLModel:
     "Parse `spec` (`prefix:rest`), load the model with the registered backend, on `device` (`'auto'` picks CUDA when present)."
     prefix, rest = parse_spec(spec)
-    loader = _backend(prefix)
-    model = loader(rest, pick_device(device))
+    loader, device = _backend(prefix), pick_device(device)
+    try: model = loader(rest, device)
+    except (VLConceptsError, MemoryError, torch.cuda.OutOfMemoryError): raise   # clear already, or not the spec's doing
+    except Exception as e:                              # a backend's own error (a user's plugin): named, the original its cause
+        raise ModelSpecError(f"The '{prefix}' backend ({loader.__module__}.{loader.__qualname__}) could not load '{prefix}:{rest}': "
+                             f"{type(e).__name__}: {e}. Check the spec's name or path; the backend's own error and "
+                             "traceback are attached as the cause.") from e
     if not isinstance(model, VLModel):
         raise VLConceptsError(f"Backend '{prefix}' returned a {type(model).__name__}, not a VLModel.")
     model.spec = f"{prefix}:{rest}"                # ' toyclip : default ' is the model 'toyclip:default' (one fingerprint)
@@ -281,6 +286,67 @@ class VLModel:
         "Token ids of `texts` as the model's own tokenizer produces them."
         raise VLConceptsError(f"{type(self).__name__} has no standalone tokenizer.")
 
+# %% ../nbs/01_models.ipynb #a5615b33
+def _returned(output) -> str:
+    "What a hook returned, for a message: its type and, for a tensor or an array, its shape and dtype."
+    kind = type(output)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__.split('.')[0]}.{kind.__qualname__}"
+    shaped = hasattr(output, "shape") and hasattr(output, "dtype")
+    return f"a {name}" + (f" of shape {tuple(output.shape)}, dtype {output.dtype}" if shaped else "")
+
+
+def check_hook_output(model, hook: str, output, n: int, m: int | None = None, start: int = 0) -> torch.Tensor:
+    """`output` of `model.<hook>` on one batch as float32, checked: `[n, d]` features of `n` inputs (`d` = `model.embed_dim`
+    when set), or `[n, m]` `_pair_scores` of `n` images × `m` texts; real, finite (a pair score may be -inf). Else an
+    `InputValidationError` naming the model, the hook, what came back and the fix; `start` numbers the batch's rows in the call."""
+    item, scores = "text" if hook == "_text_features" else "image", m is not None
+    width, count = m if scores else model.embed_dim, lambda k, what: f"{k} {what}{'s' * (k != 1)}"
+    expected = (f"a torch.Tensor [{n}, {m}]: one score per (image, text) pair, a row per image" if scores else
+                f"a torch.Tensor [{n}, {width or 'd'}]: one row of features per {item}" + (f" (embed_dim = {width})" if width else ""))
+    batch = f"{count(n, 'image')} × {count(m, 'text')}" if scores else f"a batch of {count(n, item)}"
+    def fail(problem: str, fix: str):
+        raise InputValidationError(f"{model.spec}: {type(model).__name__}.{hook} returned {_returned(output)} for {batch}; "
+                                   f"expected {expected}. {problem}: {fix}.")
+    if not isinstance(output, torch.Tensor):
+        fail("It is not a torch.Tensor", "return torch.from_numpy(array) (on the model's device)" if isinstance(output, np.ndarray)
+             else f"return the {'scores' if scores else 'features'} themselves as one tensor (e.g. a model output's .pooler_output)")
+    if output.ndim != 2:
+        fail(f"It has {output.ndim} dimensions, not 2", "drop the size-1 axis (.squeeze(1))" if output.ndim == 3 and output.shape[1] == 1
+             else "keep one vector per input (e.g. the first token, [:, 0])" if output.ndim == 3 else f"reshape it (.reshape({n}, -1))")
+    if len(output) != n:
+        fail(f"It has {count(len(output), 'row')} for {count(n, item)}", "return exactly one row per input, in the order given")
+    if width and output.shape[1] != width:
+        fail(f"It has {count(output.shape[1], 'column')} for {count(m, 'text')}" if scores else
+             f"Its rows are {output.shape[1]} wide, but the model states embed_dim = {width}", "return one column per text" if scores
+             else "return embed_dim-wide features (the joint projection), or set embed_dim to the width the hook returns")
+    if output.is_complex(): fail("Its values are complex", "return real numbers")
+    output = output.float()
+    if not math.isfinite(float(output.sum())):    # the one pass a valid batch costs: NaN and ±inf carry through a sum (so does overflow)
+        bad = (torch.isnan(output) | torch.isposinf(output) if scores else ~torch.isfinite(output)).any(1).nonzero().flatten()
+        if len(bad):
+            fail(f"{len(bad)} of its {n} rows {'holds' if len(bad) == 1 else 'hold'} {'NaN or +inf' if scores else 'NaN or infinite'}"
+                 f" values (first: {item}s[{start + int(bad[0])}])", "check the weights (a training run that diverged) and float16/bfloat16 "
+                 "overflow under mixed precision on CUDA, or drop those inputs; such rows cannot be normalised, cached or ranked")
+    return output
+
+# %% ../nbs/01_models.ipynb #9a98b03f
+@patch
+def _run_hook(self: VLModel, hook: str, *args, start: int = 0) -> torch.Tensor:
+    "Run `hook` (`_image_features`, `_text_features`, `_pair_scores`) on one batch, in mixed precision on CUDA; its output checked."
+    with autocast(self.device): output = getattr(self, hook)(*args)
+    return check_hook_output(self, hook, output, len(args[0]), len(args[1]) if hook == "_pair_scores" else None, start)
+
+
+def check_feature_widths(model, image_features: torch.Tensor, text_features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    "`model`'s image and text features as they are, or an `InputValidationError` when their widths differ (no similarity)."
+    if len(image_features) and len(text_features) and image_features.shape[-1] != text_features.shape[-1]:
+        raise InputValidationError(
+            f"{model.spec}: its image features are {image_features.shape[-1]} wide ({type(model).__name__}._image_features) but its "
+            f"text features are {text_features.shape[-1]} wide (_text_features), so no image-text similarity can be taken. Make "
+            "both hooks project into one joint space of the same width, and state that width as embed_dim (each hook's output "
+            "is then checked against it).")
+    return image_features, text_features
+
 # %% ../nbs/01_models.ipynb #e7c4c38b
 @patch
 @torch.no_grad()
@@ -292,8 +358,8 @@ def encode_images(self: VLModel, images, batch_size: int = 64) -> torch.Tensor:
     if n == 0: return torch.empty(0, self.embed_dim or 0)
     features = []
     batches = image_batches(images, batch_size)
-    for pixels in _progress(batches, f"images → {self.spec}", -(-n // batch_size), show=n > batch_size):
-        with autocast(self.device): features.append(self._image_features(pixels).float())
+    for k, pixels in enumerate(_progress(batches, f"images → {self.spec}", -(-n // batch_size), show=n > batch_size)):
+        features.append(self._run_hook("_image_features", pixels, start=k * batch_size))
     return F.normalize(torch.cat(features), dim=-1).cpu()
 
 @patch
@@ -307,7 +373,7 @@ def encode_texts(self: VLModel, texts: Sequence[str], batch_size: int = 256) -> 
     features = []
     starts = range(0, len(texts), batch_size)
     for start in _progress(starts, f"texts → {self.spec}", len(starts), show=len(texts) > batch_size):
-        with autocast(self.device): features.append(self._text_features(texts[start:start + batch_size]).float())
+        features.append(self._run_hook("_text_features", texts[start:start + batch_size], start=start))
     return F.normalize(torch.cat(features), dim=-1).cpu()
 
 # %% ../nbs/01_models.ipynb #f13d49b8
@@ -406,8 +472,8 @@ def match_scores(self: VLModel, images, texts: Sequence[str], batch_size: int = 
     rows = []
     image_batch = max(1, batch_size // len(texts))  # images per pass; each brings len(texts) pairs
     batches = image_batches(images, image_batch)
-    for pixels in _progress(batches, f"pairs → {self.spec}", -(-n // image_batch), show=n * len(texts) > batch_size):
-        with autocast(self.device): rows.append(self._pair_scores(pixels, texts, batch_size).float().cpu())
+    for k, pixels in enumerate(_progress(batches, f"pairs → {self.spec}", -(-n // image_batch), show=n * len(texts) > batch_size)):
+        rows.append(self._run_hook("_pair_scores", pixels, texts, batch_size, start=k * image_batch).cpu())
     return torch.cat(rows)
 
 @patch(as_prop=True)
@@ -431,7 +497,8 @@ class DualEncoderModel(VLModel):
 
     def similarity(self, images, texts: Sequence[str]) -> torch.Tensor:
         "`[n, m]` logit-scaled cosine similarities (what CLIP's softmax is taken over)."
-        return self.logit_scale * self.encode_images(images) @ self.encode_texts(texts).T + self.logit_bias
+        image_features, text_features = check_feature_widths(self, self.encode_images(images), self.encode_texts(texts))
+        return self.logit_scale * image_features @ text_features.T + self.logit_bias
 
     def match_scores(self, images, texts: Sequence[str], batch_size: int = 64) -> torch.Tensor:
         "Dual encoders have no matching head: their `similarity`."
@@ -531,9 +598,12 @@ def register_openclip_config(path_or_dict: str | Path | dict, name: str | None =
         try: config = json.loads(path.read_text())
         except json.JSONDecodeError as e: raise ModelSpecError(f"open_clip config {path} is not valid JSON: {e}") from e
         name = name or path.stem
+    if not isinstance(name, str) or not name.strip():
+        raise ModelSpecError(f"register_openclip_config needs an architecture name, got {name!r}: e.g. register_openclip_config(cfg, "
+                             "\"my-arch\") for a config dict (a JSON file's name defaults to its stem), then load_model(\"openclip:my-arch@random\").")
     missing = [k for k in ("embed_dim", "vision_cfg", "text_cfg") if k not in config]
     if missing: raise ModelSpecError(f"open_clip config {name!r} lacks {missing}: a config needs embed_dim, vision_cfg and text_cfg.")
-    if not name or "/" in name or "@" in name or ":" in name:
+    if "/" in name or "@" in name or ":" in name:
         raise ModelSpecError(f"Invalid open_clip architecture name {name!r}: give a name without '/', '@' or ':'.")
     if _openclip_config_dir is None:  # one folder per process, removed when the process exits
         _openclip_config_dir = scratch_folder("vlconcepts-openclip-configs-")
@@ -632,7 +702,9 @@ def _ensure_openclip_arch(arch: str):
     if open_clip.get_model_config(arch) is None:
         known = list(dict.fromkeys([*open_clip.list_models(), *_BUILTIN_OPENCLIP_CONFIGS]))
         raise ModelSpecError(f"open_clip has no architecture {arch!r}.{did_you_mean(arch, known)} See open_clip.list_models(), "
-                             "or register a config with register_openclip_config(path, name).")
+                             "or register a config with register_openclip_config(path, name). A config registered in a module of "
+                             "your own is known once that module is imported: in Python, import it before load_model; on the "
+                             f"command line, pass `--plugin your_module.py` (or name it in ${PLUGINS_VARIABLE}).")
 
 
 def _load_openclip_checkpoint(clip, arch: str, path: Path):
@@ -1086,7 +1158,8 @@ class BlipITMModel(HFProcessorMixin, VLModel):
 
     def similarity(self, images, texts: Sequence[str]) -> torch.Tensor:
         "`[n, m]` ITC cosine similarities (BLIP's `use_itm_head=False` score; no temperature)."
-        return self.encode_images(images) @ self.encode_texts(texts).T
+        image_features, text_features = check_feature_widths(self, self.encode_images(images), self.encode_texts(texts))
+        return image_features @ text_features.T
 
     def _fingerprint_extra(self):
         return super()._fingerprint_extra() + f"|itm_score={self.itm_score}"
