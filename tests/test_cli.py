@@ -317,3 +317,48 @@ def test_rebuild_profile_reads_py_spy_raw(benchmark_script, tmp_path):
     assert inclusive == {"train (mac.py)": 7, "score (mac.py)": 3}
     assert by_process["process 2"] == {"train (mac.py)": 7} and processes == {"process 2": 7, "process 3": 3, "process 1": 2}
     assert leaves["backward (torch/autograd.py:5)"] == 7
+
+
+@pytest.mark.slow
+def test_a_failed_notebook_is_reported_by_its_own_whole_message(tmp_path):
+    "A notebook's multi-line error (a missing dataset: where, then what and how) is summarised from its first line, not papermill's tail."
+    folder = _table_checkout(tmp_path, extra_cells=[(
+        "from vlconcepts.core import DatasetNotFound\n"
+        "raise DatasetNotFound('mit-states', '<root>/a/train_pairs.txt\\n<root>/a/val_pairs.txt\\n<root>/images/', 'the MIT-States site', "
+        "path='/somewhere/my-mit-typo')", [])])
+    result = run("rebuild", "--notebooks", str(folder), cwd=tmp_path, env=_without_output_override())
+    assert result.returncode == 1
+    failed = next(line for line in result.stdout.splitlines() if line.startswith("FAILED 01_table.ipynb"))
+    assert failed.startswith("FAILED 01_table.ipynb: DatasetNotFound: Dataset 'mit-states' not found at /somewhere/my-mit-typo. / "
+                             "Expected layout: / <root>/a/train_pairs.txt / "), failed
+    assert "Where to get it: the MIT-States site" in failed and "PapermillExecutionError" not in failed
+
+
+def test_a_long_failure_message_keeps_its_start():
+    from papermill.exceptions import PapermillExecutionError
+    from vlconcepts.cli import failure_message
+    raised = PapermillExecutionError(0, 1, "x", "ValueError", "\n".join(f"line {i}" for i in range(1000)), ["Traceback"] * 50)
+    said = failure_message(raised, limit=100)
+    assert said.startswith("ValueError: line 0 / line 1 / ") and said.endswith("more characters]") and len(said) < 160, said
+    assert failure_message(RuntimeError("first\nsecond")) == "RuntimeError: first / second"
+
+
+def test_doctor_lists_a_plugins_backends_and_each_missing_thing_once(tmp_path, monkeypatch, capsys):
+    from vlconcepts import models
+    monkeypatch.setenv(models.PLUGINS_VARIABLE, "")                       # use_plugins sets it: restored after the test
+    monkeypatch.setattr(models, "_BACKENDS", dict(models._BACKENDS))        # and the backend the plugin registers is forgotten
+    monkeypatch.setattr(models, "_PLUGINS", dict(models._PLUGINS))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("VLCONCEPTS_DATA", str(tmp_path / "data"))           # no dataset: the how-to list is there
+    plugin = tmp_path / "my_doctor_models.py"
+    plugin.write_text("from vlconcepts.models import register_backend\n"
+                      "@register_backend('my-doctor-test')\ndef load(rest, device): raise RuntimeError('never loaded here')\n")
+    assert main(["doctor", "--no-models", "--plugin", str(plugin)]) == 0
+    said = capsys.readouterr().out
+    lines = {line.split("  ", 1)[0]: line.split("  ", 1)[1].strip() for line in said.splitlines() if "  " in line}
+    assert lines["plugins"] == str(plugin.resolve())
+    assert f"my-doctor-test ({plugin.resolve()})" in lines["model backends"] and "toyclip" in lines["model backends"]
+    how = said.split("lack (each once):\n", 1)[1].splitlines()
+    assert not [line for line in how if line.startswith("- optional")], how          # a thing's note, not whether it was optional
+    things = [line[2:].split(": ", 1)[0] for line in how if line.startswith("- ") and not line.startswith("- dataset ")]
+    assert len(things) == len(set(things)), things                                   # the NegCLIP placeholder of 41 and 44 once

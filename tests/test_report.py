@@ -8,8 +8,8 @@ import pytest
 
 from vlconcepts.cache import list_entries
 from vlconcepts.core import InputValidationError
-from vlconcepts.report import (LENSES, Axis, LensResult, ModelReport, lens_plan, mcnemar_test, normalised, paired_tests, report_model,
-                               report_page, report_settings, without_timings)
+from vlconcepts.report import (LENS_TITLES, LENSES, Axis, LensResult, ModelReport, lens_plan, mcnemar_test, normalised, page_failures,
+                               paired_tests, report_model, report_page, report_settings, without_timings)
 
 SMOKE = {"compmap_images": 150, "compmap_epochs": 2, "oracle_epochs": 2, "compmap_seeds": [1123], "binding_seeds": 0,
          "binding_fractions": {"single": 0.002, "two": 0.002, "rel": 0.002}, "probe_per_cell": 1, "probe_seeds": [0],
@@ -118,3 +118,59 @@ def test_report_command_checks_settings_before_running(tmp_path, capsys):
     from vlconcepts.cli import main
     assert main(["report", "toyclip:default", "--set", "colour=red", "--out", str(tmp_path)]) == 2
     assert "Unknown report setting" in capsys.readouterr().err
+
+
+def _broken_backends(monkeypatch):
+    "Register 'test-hook-raises' (a dual encoder whose feature hooks raise a two-line error) and 'test-no-load', for this test only."
+    import torch
+    from vlconcepts import models
+    monkeypatch.setattr(models, "_BACKENDS", dict(models._BACKENDS))
+
+    class HookRaises(models.DualEncoderModel):
+        def _image_features(self, pixels): raise RuntimeError("the hook raised\n(its second line)")
+        def _text_features(self, texts): raise RuntimeError("the hook raised\n(its second line)")
+
+    models.register_backend("test-hook-raises")(lambda rest, device: HookRaises(torch.nn.Identity(), f"test-hook-raises:{rest}", device))
+    models.register_backend("test-no-load")(lambda rest, device: 1 / 0)
+
+
+def test_a_failing_lens_is_a_named_failure_with_keep_going(monkeypatch, one_torch_thread):
+    _broken_backends(monkeypatch)
+    settings = report_settings(SMOKE, device="cpu")
+    with pytest.raises(Exception, match="the hook raised"): report_model("test-hook-raises:x", settings, only=["controlled_imcaps"])
+    going = report_settings({**SMOKE, "keep_going": True}, device="cpu")
+    failed = report_model("test-hook-raises:x", going, only=["controlled_imcaps"])
+    assert failed.failed == {"controlled_imcaps": "RuntimeError: the hook raised"} and not failed.lenses
+    unloaded = report_model("test-no-load:x", going)
+    assert unloaded.kind == "not loaded" and set(unloaded.failed) == set(LENSES) and "division by zero" in unloaded.failed["mac"]
+    page = report_page([failed, unloaded], going)
+    assert page_failures(page) == ["test-hook-raises:x (`test-hook-raises:x`): ControlledImCaps: RuntimeError: the hook raised",
+                                   "test-no-load:x (`test-no-load:x`): " + ", ".join(LENS_TITLES[l] for l in LENSES) + ": "
+                                   + unloaded.failed["mac"]]
+    assert "skipped ControlledImCaps: FAILED: RuntimeError: the hook raised" in page
+
+
+@pytest.mark.slow
+def test_report_command_with_one_failing_model_writes_the_others_page_and_exits_1(tmp_path, monkeypatch, capsys):
+    "One model whose backend's hook raises: the other model's results are on the page, the failure is named there and by the exit status."
+    from vlconcepts import models
+    from vlconcepts.cli import main
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(models.PLUGINS_VARIABLE, "")                         # `--plugin` sets it: restored after the test
+    monkeypatch.setattr(models, "_BACKENDS", dict(models._BACKENDS))
+    monkeypatch.setattr(models, "_PLUGINS", dict(models._PLUGINS))
+    (tmp_path / "my_models.py").write_text(
+        "import torch\nfrom vlconcepts.models import DualEncoderModel, register_backend\n"
+        "class HookRaises(DualEncoderModel):\n"
+        "    def _image_features(self, pixels): raise RuntimeError('my hook raised\\nsecond line')\n"
+        "    def _text_features(self, texts): raise RuntimeError('my hook raised\\nsecond line')\n"
+        "@register_backend('my-broken')\ndef load(rest, device): return HookRaises(torch.nn.Identity(), f'my-broken:{rest}', device)\n")
+    status = main(["report", "sbert:packaged-minilm", "my-broken:x", "--profile", "smoke", "--device", "cpu", "--out", "reports",
+                   "--plugin", "my_models.py"])
+    err = capsys.readouterr().err
+    assert status == 1 and "lenses failed on 1 of its 2 model(s)" in err and "my-broken:x" in err and "RuntimeError: my hook raised" in err, err
+    page = (tmp_path / "reports" / "sbert-packaged-minilm_vs_my-broken-x.md").read_text()
+    assert page_failures(page) == ["my-broken:x (`my-broken:x`): CompMap, Concept binding, Recovery probes, ControlledImCaps, "
+                                   "Concept purity: RuntimeError: my hook raised"]
+    assert "| Recovery probes | EM (average over cells)" in page          # the good model's results are written
+    assert (tmp_path / "reports" / "sbert-packaged-minilm_vs_my-broken-x.html").stat().st_size > 0

@@ -30,13 +30,14 @@ from .dry_worlds import DRY_PROFILES, use_dry_data
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS', 'PAPER_DATASETS',
-           'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches',
-           'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
-           'RunResult', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable',
-           'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
-           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'check_specs',
-           'experiment_readiness', 'missing_item', 'doctor', 'export_world', 'train_probes', 'report_overrides',
+__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
+           'PAPER_DATASETS', 'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'OPTIONAL_NOTE', 'experiments_dir',
+           'experiment_notebooks', 'no_notebook_matches', 'parameters_cells', 'notebook_parameters',
+           'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'failure_message',
+           'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable', 'hub_status',
+           'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites', 'rebuild_side_by_side',
+           'load_registries', 'dataset_status', 'spec_status', 'check_specs', 'experiment_readiness', 'missing_item',
+           'paper_readiness', 'backend_sources', 'doctor', 'export_world', 'train_probes', 'report_overrides',
            'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch',
            'build_parser', 'main']
 
@@ -153,6 +154,22 @@ def _publish(staging: Path, destination: Path) -> list[Path]:
             published.append(target)
     return published
 
+# %% ../nbs/90_cli.ipynb #d195946a
+MAX_ERROR_CHARS = 2000          # a failure's message in a summary line: its start, at most this long
+
+
+def failure_message(error: BaseException, limit: int = MAX_ERROR_CHARS) -> str:
+    """One line on why a run failed: for an exception raised inside the notebook (papermill's `PapermillExecutionError`) its
+    name and its whole message (`ename`, `evalue`), not the end of the traceback papermill prints; for any other exception
+    its type and message. Lines are joined by ' / '; past `limit` characters the start is kept and the cut is counted."""
+    from papermill.exceptions import PapermillExecutionError
+    name, message = ((error.ename, error.evalue) if isinstance(error, PapermillExecutionError)
+                     else (type(error).__name__, str(error)))
+    message = re.sub(r"\x1b\[[0-9;]*m", "", str(message or ""))                       # no terminal colours
+    text = " / ".join(line.rstrip() for line in message.strip().splitlines() if line.strip())
+    if len(text) > limit: text = text[:limit].rstrip() + f" … [{len(text) - limit} more characters]"
+    return f"{name}: {text}" if text else str(name)
+
 # %% ../nbs/90_cli.ipynb #9861c4ab
 def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", runs_dir: Optional[Path] = None,
                    publish_to: Optional[Path] = None, timeout: Optional[int] = None, threads: Optional[int] = None,
@@ -180,9 +197,7 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
         outputs = _publish(staging, publish_to)
         return RunResult(notebook.name, time.time() - start, "ok", executed, outputs)
     except Exception as e:
-        message = str(e).strip().splitlines()
-        return RunResult(notebook.name, time.time() - start, "failed", executed if executed.exists() else None,
-                         error=f"{type(e).__name__}: " + " / ".join(message[-6:]))
+        return RunResult(notebook.name, time.time() - start, "failed", executed if executed.exists() else None, error=failure_message(e))
     finally: shutil.rmtree(staging, ignore_errors=True)
 
 # %% ../nbs/90_cli.ipynb #d8b2f3a4
@@ -450,18 +465,48 @@ def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[
     return not missing, missing + notes
 
 # %% ../nbs/90_cli.ipynb #7e45afb5
+OPTIONAL_NOTE = "optional, skipped: "
+
+
 def missing_item(note: str) -> tuple[str, str]:
     "An `experiment_readiness` note as (what: 'dataset mac' or a model spec, the whole note): doctor names each once, in full."
     if note.startswith("dataset "): return note.split(" (expected ", 1)[0], note
-    optional = note.startswith("optional, skipped: ")
-    spec = note.removeprefix("optional, skipped: ").split(": ", 1)[0]
-    return ("optional, skipped: " if optional else "") + spec, note
+    optional = note.startswith(OPTIONAL_NOTE)
+    spec = note.removeprefix(OPTIONAL_NOTE).split(": ", 1)[0]
+    return (OPTIONAL_NOTE if optional else "") + spec, note
+
+
+def paper_readiness(folder: Optional[Path]) -> tuple[dict[str, str], dict[str, str]]:
+    """Doctor's line per experiment of `folder` with a paper profile ({'paper <stem>': 'ready' or 'MISSING: …'}), and how to
+    get what they lack, each thing once ({thing: note}): a spec optional in one experiment and needed by another is one thing."""
+    lines, how = {}, {}
+    for notebook in experiment_notebooks(folder) if folder is not None and Path(folder).is_dir() else []:
+        if not (notebook.parent / "profiles" / f"{notebook.stem}.paper.yaml").is_file(): continue
+        ready, notes = experiment_readiness(notebook)
+        items = dict(missing_item(note) for note in notes)
+        for what, note in items.items():
+            if what != note: how.setdefault(what.removeprefix(OPTIONAL_NOTE), note.removeprefix(OPTIONAL_NOTE))
+        lines[f"paper {notebook.stem}"] = ("ready" if ready else "MISSING") + (": " + "; ".join(items) if items else "")
+    return lines, how
+
+
+def backend_sources() -> dict[str, str]:
+    "Every spec prefix `load_model` knows → the vlconcepts module that registers it, or a plugin's file or module (`--plugin`)."
+    from vlconcepts.models import known_prefixes, spec_backend
+    sources = {}
+    for prefix in known_prefixes():
+        try: loader = spec_backend(f"{prefix}:x")
+        except VLConceptsError as e: sources[prefix] = f"FAILS: {str(e).splitlines()[0][:120]}"; continue
+        module = loader.__module__
+        sources[prefix] = module if module.startswith("vlconcepts.") else (getattr(sys.modules.get(module), "__file__", None) or module)
+    return sources
 
 # %% ../nbs/90_cli.ipynb #9829b7c6
 def doctor(check_models: bool = True, echo=print) -> dict:
     """Print the environment report; return it as a dict. Each paper experiment's line names what it lacks; how to get
     each of those follows the table, once (under the key 'paper: how to get what is missing')."""
     import torch
+    from vlconcepts.models import PLUGINS_VARIABLE, import_plugins
     report = {"python": platform.python_version(), "platform": platform.platform()}
     for package in ("vlconcepts", "torch", "torchvision", "open_clip_torch", "transformers", "sentence-transformers",
                     "scikit-learn", "papermill", "nbdev"):
@@ -474,6 +519,9 @@ def doctor(check_models: bool = True, echo=print) -> dict:
     report["VLCONCEPTS_CACHE"] = str(cache_dir())
     report["hub downloads"] = hub_status()
     for module, error in load_registries().items(): report[f"module vlconcepts.{module}"] = f"FAILS to import: {error}"
+    try: report["plugins"] = ", ".join(import_plugins()) or f"none (--plugin MODULE_OR_FILE, or ${PLUGINS_VARIABLE})"
+    except VLConceptsError as e: report["plugins"] = f"FAILS: {e}"
+    report["model backends"] = ", ".join(p if s.startswith("vlconcepts.") else f"{p} ({s})" for p, s in backend_sources().items())
     for name, entry in registered_datasets().items():
         report[f"dataset {name}"] = "present" if entry.present() else f"missing (expected {data_dir() / entry.marker})"
     if check_models:
@@ -489,13 +537,8 @@ def doctor(check_models: bool = True, echo=print) -> dict:
             report[f"model {spec}"] = _pretrained_cached(spec)
     try: folder = experiments_dir()
     except VLConceptsError: folder = None              # an installed copy without the notebooks
-    how = {}
-    for notebook in experiment_notebooks(folder) if folder is not None and folder.is_dir() else []:
-        if not (notebook.parent / "profiles" / f"{notebook.stem}.paper.yaml").is_file(): continue
-        ready, notes = experiment_readiness(notebook)
-        items = dict(missing_item(note) for note in notes)
-        how.update({what: note for what, note in items.items() if what != note})
-        report[f"paper {notebook.stem}"] = ("ready" if ready else "MISSING") + (": " + "; ".join(items) if items else "")
+    lines, how = paper_readiness(folder)
+    report.update(lines)
     width = max(len(k) for k in report)
     for key, value in report.items(): echo(f"{key:<{width}}  {value}")
     if how: echo("\nHow to get what the paper experiments above lack (each once):\n" + "\n".join(f"- {note}" for note in how.values()))
@@ -568,7 +611,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     out = Path(out or root / "reports").resolve()
     check_specs(specs)                                   # a misspelt prefix or a missing checkpoint fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)
-    settings = {**parameters.get("settings", {}), **report_overrides(overrides)}
+    settings = {"keep_going": True, **parameters.get("settings", {}), **report_overrides(overrides)}   # one bad model: a named failure
     report_settings(settings, device)          # an unknown setting fails here, before any kernel starts
     pick_device(device)
     parameters.update(specs=list(specs), out=str(out), name=name, settings=settings)
@@ -584,8 +627,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
             papermill.execute_notebook(str(template), str(running), parameters=parameters, kernel_name=KERNEL_NAME,
                                        cwd=str(template.parent), progress_bar=False)
     except Exception as e:
-        raise VLConceptsError(f"the report on {list(specs)} failed: {type(e).__name__}: "
-                              + " / ".join(str(e).strip().splitlines()[-4:]) + f" (executed copy: {executed})") from e
+        raise VLConceptsError(f"the report on {list(specs)} failed: {failure_message(e)} (executed copy: {executed})") from e
     finally:
         if running.exists(): os.replace(running, executed)
         shutil.rmtree(staging, ignore_errors=True)
@@ -623,8 +665,13 @@ def add_report_parser(commands):
 
 
 def _report_command(args) -> int:
-    "`vlconcepts report`: run the report; 0 when its page is written."
-    run_report(args.specs, args.profile, args.device, args.out, args.set)
+    "`vlconcepts report`: run the report; 0 when its page is written with every lens that applies, 1 when a lens failed (named)."
+    from vlconcepts.report import page_failures
+    files = run_report(args.specs, args.profile, args.device, args.out, args.set)
+    if failed := page_failures(files["page"].read_text()):
+        print(f"error: the report is written, but lenses failed on {len(failed)} of its {len(args.specs)} model(s), as its page "
+              f"({files['page']}) says: " + "; ".join(failed), file=sys.stderr)
+        return 1
     return 0
 
 # %% ../nbs/90_cli.ipynb #329aefc1
@@ -656,8 +703,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run up to N notebooks at once (default: tiny and smoke as many as the cores hold, at most 4, since each "
                         "kernel runs on one torch thread; other profiles one at a time on all cores)")
     p.add_argument("--list", action="store_true", help="list the notebooks that would run, and exit"); add_plugin_argument(p)
-    p = commands.add_parser("doctor", help="print the environment, device, datasets present and models that load offline")
-    p.add_argument("--no-models", action="store_true", help="skip loading the offline model specs")
+    p = commands.add_parser("doctor", help="print the environment, device, datasets present, model backends and models that load offline")
+    p.add_argument("--no-models", action="store_true", help="skip loading the offline model specs"); add_plugin_argument(p)
     p = commands.add_parser("cache", help="list or clear cached features")
     cache_commands = p.add_subparsers(dest="cache_command", required=True)
     cache_commands.add_parser("ls", help="list cache entries")

@@ -22,13 +22,14 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'REPORT_ZERO_OK', 'WORD_SOURCE_KINDS',
-           'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'STUDY_B_TASKS', 'lens_plan', 'normalised',
-           'Axis', 'mcnemar_test', 'spearman_interval', 'interval_verdict', 'ReportSettings', 'setting_range_errors',
-           'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct', 'top1_chance',
-           'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens', 'probes_lens',
-           'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens', 'ModelReport',
-           'model_lens_plan', 'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table',
-           'axes_table', 'report_page', 'without_timings', 'report_name', 'purity_gap_rows', 'study_verdict',
+           'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'FAILED_HEADING', 'STUDY_B_TASKS', 'lens_plan',
+           'normalised', 'Axis', 'mcnemar_test', 'spearman_interval', 'interval_verdict', 'ReportSettings',
+           'setting_range_errors', 'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean',
+           'top1_correct', 'top1_chance', 'model_label', 'compmap_world', 'random_score_row', 'compmap_lens',
+           'binding_lens', 'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity',
+           'purity_lens', 'ModelReport', 'model_lens_plan', 'lens_failure', 'failure_lines', 'report_model',
+           'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table', 'report_page',
+           'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
            'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
@@ -138,12 +139,13 @@ class ReportSettings:
     mac_images: int = 1200
     mac_closed_fraction: float = 0.3
     purity_seed: int = 0                      # split and probe seed of OIS / NIS
+    keep_going: bool = False                  # a lens that raises: a named failure on the page (`report_model`), not the end
 
     def departures(self) -> list[str]:
-        "'name value (the experiments: default)' for every setting other than the tiny experiments' (the device aside)."
+        "'name value (the experiments: default)' for every setting other than the tiny experiments' (the device and keep_going aside)."
         default = ReportSettings()
         return [f"{f.name} {getattr(self, f.name)} (the experiments: {getattr(default, f.name)})" for f in fields(self)
-                if f.name != "device" and getattr(self, f.name) != getattr(default, f.name)]
+                if f.name not in ("device", "keep_going") and getattr(self, f.name) != getattr(default, f.name)]
 
 # %% ../nbs/70_report.ipynb #0d68857a
 REPORT_ZERO_OK = ("world_seed", "purity_seed", "binding_seeds", "probe_per_cell")  # integer settings that may be 0 (probe_per_cell 0: every prompt)
@@ -189,7 +191,7 @@ def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> R
     if unknown: raise InputValidationError(f"Unknown report setting(s) {unknown}; known: {sorted(known)}.")
     typed, defaults = {k: tuple(v) if isinstance(v, list) else v for k, v in (overrides or {}).items()}, ReportSettings()
     for kind, accepted in ((tuple, tuple), (dict, dict), (bool, bool), (int, int), (float, (int, float)), (str, str)):
-        wrong = [f"{k}={v!r} (wants a {kind.__name__})" for k, v in typed.items() if isinstance(getattr(defaults, k), kind)
+        wrong = [f"{k}={v!r} (wants a {kind.__name__})" for k, v in typed.items() if type(getattr(defaults, k)) is kind
                  and (not isinstance(v, accepted) or (kind is not bool and isinstance(v, bool)))]
         if wrong: raise InputValidationError(f"Report setting(s) of the wrong type: {'; '.join(wrong)}.")
     settings = replace(ReportSettings(device=device), **typed)
@@ -382,13 +384,14 @@ def purity_lens(model, settings: ReportSettings) -> LensResult:
 # %% ../nbs/70_report.ipynb #77a7c258
 @dataclass
 class ModelReport:
-    "Every lens's result for one model spec, the skipped lenses with their reason, and the seconds each lens took."
+    "Every lens's result for one model spec, the skipped lenses with their reason, the seconds each lens took, the failed lenses."
     spec: str
     label: str
     kind: str
     lenses: dict
     skipped: dict
     seconds: dict = field(default_factory=dict)
+    failed: dict = field(default_factory=dict)    # lens -> its error's type and first line (`ReportSettings.keep_going`)
 
 
 def model_lens_plan(model) -> dict[str, Optional[str]]:
@@ -402,12 +405,38 @@ def model_lens_plan(model) -> dict[str, Optional[str]]:
     return plan
 
 
+def lens_failure(error: BaseException, doing: str = "") -> str:
+    "What a failed lens records: '[doing: ]ErrorType: the first line of its message', at most 300 characters."
+    first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+    text = f"{doing}: " * bool(doing) + type(error).__name__ + f": {first}" * bool(first)
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def failure_lines(reports: Sequence[ModelReport]) -> list[str]:
+    "One line per model with a failed lens: 'label (`spec`): Lens, Lens: error; Lens: error' (lenses that failed alike together)."
+    lines = []
+    for r in reports:
+        alike = {}
+        for lens, why in r.failed.items(): alike.setdefault(why, []).append(LENS_TITLES[lens])
+        if alike: lines.append(f"{r.label} (`{r.spec}`): " + "; ".join(f"{', '.join(lenses)}: {why}" for why, lenses in alike.items()))
+    return lines
+
+
+# %% ../nbs/70_report.ipynb #5139d940
 def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENSES) -> ModelReport:
-    "Run every lens of `only` that applies to `spec`'s model (see `model_lens_plan`) at `settings`."
+    """Run every lens of `only` that applies to `spec`'s model (see `model_lens_plan`) at `settings`. A lens that raises ends the
+    report, unless `settings.keep_going`: then it is skipped as 'FAILED: <error>' (`failed` holds the error, the log its
+    traceback) and the other lenses run; a model that does not load has every lens failed and kind 'not loaded'."""
     import time
     unknown = sorted(set(only) - set(LENSES))
     if unknown: raise InputValidationError(f"Unknown lens(es) {unknown}; choose from {list(LENSES)}.")
-    model, label = load_model(spec, settings.device), model_label(spec)
+    label = model_label(spec)
+    try: model = load_model(spec, settings.device)
+    except Exception as e:
+        if not settings.keep_going: raise
+        logger.error(f"{label}: the model did not load, so no lens ran on it", exc_info=True)
+        failed = {lens: lens_failure(e, "loading the model") for lens in LENSES if lens in only}
+        return ModelReport(spec, label, "not loaded", {}, {lens: f"FAILED: {why}" for lens, why in failed.items()}, failed=failed)
     runners = {"compmap": lambda: compmap_lens(model, label, settings), "binding": lambda: binding_lens(model, settings),
                "probes": lambda: probes_lens(spec, settings), "controlled_imcaps": lambda: imcaps_lens(model, label, settings),
                "mac": lambda: mac_lens(model, settings), "purity": lambda: purity_lens(model, settings)}
@@ -419,9 +448,14 @@ def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENS
             report.skipped[lens] = "not asked for in this report"
             continue
         start = time.perf_counter()
-        report.lenses[lens] = runners[lens]()
+        try: report.lenses[lens] = runners[lens]()
+        except Exception as e:
+            if not settings.keep_going: raise
+            logger.error(f"{label}: {lens} failed; the report goes on without it", exc_info=True)
+            report.failed[lens] = lens_failure(e)
+            report.skipped[lens] = f"FAILED: {report.failed[lens]}"
         report.seconds[lens] = time.perf_counter() - start
-        logger.info(f"{label}: {lens} in {report.seconds[lens]:.0f} s")
+        logger.info(f"{label}: {lens} {'FAILED' * (lens in report.failed) or 'done'} in {report.seconds[lens]:.0f} s")
     return report
 
 # %% ../nbs/70_report.ipynb #43045f7e
@@ -483,7 +517,8 @@ def summary_figure(reports: Sequence[ModelReport], paper: Optional[pd.DataFrame]
     "Bar chart of every model's normalised scores (chance 0, oracle 1), paper models as markers; returns the figure."
     import matplotlib.pyplot as plt
     axes = list(dict.fromkeys(a.name for r in reports for res in r.lenses.values() for a in res.axes))
-    if not axes: raise InputValidationError("summary_figure: no lens produced a score; nothing to draw.")
+    if not axes: raise InputValidationError("summary_figure: no lens produced a score; nothing to draw."
+                                            + "".join(f" Failed: {line}." for line in failure_lines(reports)))
     fig, ax = plt.subplots(figsize=(9, 0.45 * len(axes) * max(1, len(reports)) + 1.6))
     height = 0.8 / len(reports)
     for k, report in enumerate(reports):
@@ -522,9 +557,13 @@ def scores_table(reports: Sequence[ModelReport]) -> pd.DataFrame:
 def axes_table(reports: Sequence[ModelReport]) -> pd.DataFrame:
     "The normalised axes: one row per (axis, model) with the score, its chance, its oracle and the normalised value."
     return pd.DataFrame([{"axis": a.name, "model": r.label, "score": a.value, "chance": a.chance, "oracle": a.oracle,
-                          "normalised": a.normalised} for r in reports for res in r.lenses.values() for a in res.axes])
+                          "normalised": a.normalised} for r in reports for res in r.lenses.values() for a in res.axes],
+                        columns=["axis", "model", "score", "chance", "oracle", "normalised"])   # the columns even with no axis
 
 # %% ../nbs/70_report.ipynb #d93da7c1
+FAILED_HEADING = "## Failed lenses"
+
+
 def report_page(reports: Sequence[ModelReport], settings: ReportSettings, profile: str = "tiny", figure: str = "",
                 paper: Optional[pd.DataFrame] = None) -> str:
     "The Markdown page of one report (one model) or of a side-by-side report (several), timings last and apart."
@@ -532,6 +571,10 @@ def report_page(reports: Sequence[ModelReport], settings: ReportSettings, profil
     out = [f"# Compositionality report: {', '.join(r.label for r in reports)}", "",
            f"Profile **{profile}**. Models: {labels}. Every lens that reads a model's kind ran through `vlconcepts.report` "
            "(the lenses' own library calls and the feature cache); chance is 0 and the oracle 1 on the normalised scale.", ""]
+    if failed := failure_lines(reports):
+        out += [FAILED_HEADING, "", "These lenses raised an error, so they have no result on this page; the other lenses and models "
+                "ran (`vlconcepts report` exits non-zero; the executed notebook's log has each traceback):", ""]
+        out += [f"- {line}" for line in failed] + [""]
     if figure: out += [f"![every lens on one scale]({figure})", ""]
     out += ["## Scores", "", _markdown(scores_table(reports)), "", "## On one scale (0 = chance, 1 = oracle)", "",
             _markdown(axes_table(reports).set_index(["axis", "model"])), ""]
@@ -558,6 +601,13 @@ def report_page(reports: Sequence[ModelReport], settings: ReportSettings, profil
 def without_timings(page: str) -> str:
     "`page` with its timings section cut off (what must not change between two runs)."
     return page.split("## Timings")[0]
+
+
+def page_failures(page: str) -> list[str]:
+    "The failures `report_page` put on `page`, one line per model (`failure_lines`); [] when every lens ran."
+    if f"{FAILED_HEADING}\n" not in page: return []
+    section = page.split(f"{FAILED_HEADING}\n", 1)[1].split("\n## ", 1)[0]
+    return [line[2:] for line in section.splitlines() if line.startswith("- ")]
 
 # %% ../nbs/70_report.ipynb #7d9bbaea
 def report_name(specs: Sequence[str]) -> str:
