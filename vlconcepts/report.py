@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -22,15 +23,15 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'REPORT_ZERO_OK', 'WORD_SOURCE_KINDS',
-           'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'FAILED_HEADING', 'STUDY_B_TASKS', 'lens_plan',
-           'normalised', 'Axis', 'mcnemar_test', 'spearman_interval', 'interval_verdict', 'ReportSettings',
-           'setting_range_errors', 'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean',
-           'top1_correct', 'top1_chance', 'model_label', 'compmap_world', 'random_score_row', 'compmap_lens',
-           'binding_lens', 'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity',
-           'purity_lens', 'ModelReport', 'model_lens_plan', 'lens_failure', 'failure_lines', 'report_model',
-           'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table', 'report_page',
-           'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
-           'binding_recovery_rows']
+           'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'FAILED_HEADING', 'WARNINGS_HEADING',
+           'STUDY_B_TASKS', 'lens_plan', 'normalised', 'Axis', 'mcnemar_test', 'spearman_interval', 'interval_verdict',
+           'ReportSettings', 'setting_range_errors', 'check_device_and_probe', 'report_settings', 'LensResult',
+           'seed_mean', 'top1_correct', 'top1_chance', 'model_label', 'compmap_world', 'random_score_row',
+           'compmap_lens', 'binding_lens', 'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts',
+           'activation_purity', 'purity_lens', 'ModelReport', 'model_lens_plan', 'lens_failure', 'failure_lines',
+           'lens_warnings', 'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table',
+           'axes_table', 'report_page', 'without_timings', 'page_failures', 'report_name', 'purity_gap_rows',
+           'study_verdict', 'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
 LENSES = ("compmap", "binding", "probes", "controlled_imcaps", "mac", "purity")
@@ -392,6 +393,7 @@ class ModelReport:
     skipped: dict
     seconds: dict = field(default_factory=dict)
     failed: dict = field(default_factory=dict)    # lens -> its error's type and first line (`ReportSettings.keep_going`)
+    warnings: dict = field(default_factory=dict)  # lens -> the library's warnings it raised, each once (`lens_warnings`)
 
 
 def model_lens_plan(model) -> dict[str, Optional[str]]:
@@ -422,6 +424,16 @@ def failure_lines(reports: Sequence[ModelReport]) -> list[str]:
     return lines
 
 
+# %% ../nbs/70_report.ipynb #07d2901a
+def lens_warnings(run: Callable):
+    "`run()`'s result and the messages of the vlconcepts warnings it raised (each once, in order); every warning still goes out."
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = run()
+    for w in caught: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)   # the log and the caller still see them
+    ours = [f"{w.category.__name__}: {w.message}" for w in caught if w.category.__module__.startswith("vlconcepts")]
+    return result, list(dict.fromkeys(ours))
+
 # %% ../nbs/70_report.ipynb #5139d940
 def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENSES) -> ModelReport:
     """Run every lens of `only` that applies to `spec`'s model (see `model_lens_plan`) at `settings`. A lens that raises ends the
@@ -448,7 +460,9 @@ def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENS
             report.skipped[lens] = "not asked for in this report"
             continue
         start = time.perf_counter()
-        try: report.lenses[lens] = runners[lens]()
+        try:
+            report.lenses[lens], said = lens_warnings(runners[lens])
+            if said: report.warnings[lens] = said
         except Exception as e:
             if not settings.keep_going: raise
             logger.error(f"{label}: {lens} failed; the report goes on without it", exc_info=True)
@@ -561,7 +575,7 @@ def axes_table(reports: Sequence[ModelReport]) -> pd.DataFrame:
                         columns=["axis", "model", "score", "chance", "oracle", "normalised"])   # the columns even with no axis
 
 # %% ../nbs/70_report.ipynb #d93da7c1
-FAILED_HEADING = "## Failed lenses"
+FAILED_HEADING, WARNINGS_HEADING = "## Failed lenses", "## Warnings"
 
 
 def report_page(reports: Sequence[ModelReport], settings: ReportSettings, profile: str = "tiny", figure: str = "",
@@ -575,6 +589,8 @@ def report_page(reports: Sequence[ModelReport], settings: ReportSettings, profil
         out += [FAILED_HEADING, "", "These lenses raised an error, so they have no result on this page; the other lenses and models "
                 "ran (`vlconcepts report` exits non-zero; the executed notebook's log has each traceback):", ""]
         out += [f"- {line}" for line in failed] + [""]
+    if said := [f"- {r.label}, {LENS_TITLES[l]}: {m}" for r in reports for l, ms in r.warnings.items() for m in ms]:
+        out += [WARNINGS_HEADING, "", "These lenses ran, but the library warned that their numbers may overstate the model:", "", *said, ""]
     if figure: out += [f"![every lens on one scale]({figure})", ""]
     out += ["## Scores", "", _markdown(scores_table(reports)), "", "## On one scale (0 = chance, 1 = oracle)", "",
             _markdown(axes_table(reports).set_index(["axis", "model"])), ""]
@@ -591,7 +607,7 @@ def report_page(reports: Sequence[ModelReport], settings: ReportSettings, profil
         out += ["", "## Paired tests", "", "Two-sided; per item (ControlledImCaps pair, binding sample, probe prompt, MAC image).", "",
                 _markdown(tests.set_index(["model a", "model b", "lens"]).fillna(""), floatfmt=".3g")]
     departures = settings.departures()
-    out += ["", "## Settings", "", f"`{asdict(settings)}`", "",
+    out += ["", "## Settings", "", f"`{ {k: v for k, v in asdict(settings).items() if k != 'keep_going'} }`", "",   # not keep_going
             "Departures from the lens experiments' tiny settings: " + ("; ".join(departures) if departures else "none") + ".", ""]
     out += ["## Timings (seconds; they change from run to run)", "",
             "; ".join(f"{r.label}: " + ", ".join(f"{l} {s:.0f}" for l, s in r.seconds.items()) for r in reports), ""]
