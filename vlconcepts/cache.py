@@ -387,7 +387,7 @@ class FeatureCache:
 
 # %% ../nbs/02_cache.ipynb #ef5266da
 @patch
-def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_size: int, probe: Optional[str] = None) -> dict:
+def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_size: int, probe: Optional[tuple] = None) -> dict:
     "The entry's metadata, written now for a new entry; checks a partial entry against this run (count, `_items_probe`)."
     meta = _read_meta(entry)
     if meta is not None and meta.get("key") != key.digest:
@@ -408,24 +408,29 @@ def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_s
                 "kind": key.model_kind, "dataset_fingerprint": key.dataset_fingerprint, "extra": key.extra, "context": key.context,
                 "n_items": n_items, "chunk_size": chunk_size, "n_chunks": len(_chunk_bounds(n_items, chunk_size)),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "complete": False, "shape": None, "dtype": None}
-        if probe is not None: meta["items_probe"] = probe
+        if probe is not None: meta["items_probe"] = probe[0]
         _write_meta(_writable(entry), meta)
     return meta
 
 # %% ../nbs/02_cache.ipynb #d0f1b657
-def _items_probe(items, key: CacheKey) -> Optional[str]:
-    """Under an explicit `dataset_key` (a name, not a digest of the items), a digest of the first and last item: cheap, and
-    enough to refuse an entry named for other data of the same count. None for fingerprinted items, or items it cannot read."""
+def _items_probe(items, key: CacheKey) -> Optional[tuple[str, ...]]:
+    """Under an explicit `dataset_key` (a name, not a digest of the items), the digests of the first and last item an entry
+    may hold (the first is stored): cheap, and enough to refuse an entry named for other data of the same count. Ends that
+    are files count by their contents (a world exported again to a new folder is the same data), then as given (what
+    entries kept before). None for fingerprinted items, or items it cannot read."""
     if not key.dataset_fingerprint.startswith("key:") or len(items) == 0: return None
-    ends = [_take(items, 0, 1), _take(items, len(items) - 1, len(items))]
-    try: return dataset_fingerprint([item for part in ends for item in part])
+    ends = [item for part in (_take(items, 0, 1), _take(items, len(items) - 1, len(items))) for item in part]
+    try: as_given = dataset_fingerprint(ends)
     except (InputValidationError, TypeError): return None
+    try: files = all(isinstance(e, (str, Path)) and Path(e).is_file() for e in ends)
+    except (OSError, ValueError): files = False                   # a text too long, or with a NUL, to be a path
+    return (dataset_fingerprint(ends, files=True, content_hash=True), as_given) if files else (as_given,)
 
 
-def _check_probe(meta: Optional[dict], probe: Optional[str], entry: Path, key: CacheKey):
-    "Refuse an entry whose stored `items_probe` differs from this run's (entries written before the probe carry none)."
+def _check_probe(meta: Optional[dict], probe: Optional[tuple], entry: Path, key: CacheKey):
+    "Refuse an entry whose stored `items_probe` is none of this run's (entries written before the probe carry none)."
     stored = (meta or {}).get("items_probe")
-    if probe is not None and stored is not None and stored != probe:
+    if probe is not None and stored is not None and stored not in probe:
         raise InputValidationError(
             f"Cache entry {entry} ({key.what}) was built from other items under the same dataset_key "
             f"({key.dataset_fingerprint[4:]!r}): its first or last item differs from the ones given now. Use a different "
@@ -446,7 +451,7 @@ def _check_items(items, chunk_size) -> int:
 
 
 @patch
-def _plan(self: FeatureCache, key: CacheKey, n_items: int, chunk_size: int, recompute: bool = False, probe: Optional[str] = None
+def _plan(self: FeatureCache, key: CacheKey, n_items: int, chunk_size: int, recompute: bool = False, probe: Optional[tuple] = None
           ) -> tuple[Optional[torch.Tensor], Optional[dict], list]:
     "A hit: `(result, None, [])`. Otherwise the entry started or resumed: `(None, meta, chunks)`, None for each chunk still to compute."
     entry = self.entry_dir(key)
