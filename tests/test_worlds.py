@@ -62,7 +62,7 @@ def test_sample_scenes_per_scene_specs_must_match_count():
 @pytest.mark.parametrize("call, message", [
     (lambda s: render_scenes([]), "No scenes"),
     (lambda s: render_scenes(s), "not a single Scene"),
-    (lambda s: render_scenes([s], size=0), "positive number of pixels"),
+    (lambda s: render_scenes([s], size=0), "positive whole number of pixels"),
     (lambda s: render_scenes([s], batch_size=0), "batch_size must be positive"),
     (lambda s: render_object_ids([]), "No scenes"),
     (lambda s: render_scenes([s], supersample=0), "supersample must be a positive"),

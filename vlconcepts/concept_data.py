@@ -272,7 +272,7 @@ def factor_concept_dataset(images, factor_classes, spec: FactorConceptSpec, lam:
     concepts = spec.concepts(factor_classes[rows])
     labels = spec.task(concepts)
     order = rng.permutation(len(rows))
-    n_test = max(1, int(round(test_fraction * len(rows))))
+    n_test = min(len(rows) - 1, max(1, int(round(test_fraction * len(rows)))))   # one image on each side at least
     te, tr = order[:n_test], order[n_test:]
     c, y = torch.as_tensor(concepts), torch.as_tensor(labels)
     return ConceptDataset(f"{spec.name}(λ={lam})", x[tr], c[tr], y[tr], x[te], c[te], y[te], spec.concept_names,

@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 import numpy as np
 import torch
 
-from .core import InputValidationError, pick_device, progress
+from .core import InputValidationError, is_whole_number, pick_device, progress
 from .scenes import (CLEVR_VOCAB, PATTERNS, PRIMITIVES, Camera, Scene, StateEffect, Vocabulary, placement_error,
                                object_extent, scene_placements, scene_relationships)
 
@@ -348,11 +348,16 @@ def _batches(scenes: Sequence[Scene], size: int, batch_size: Optional[int]):
     for start in range(0, len(scenes), batch_size): yield scenes[start:start + batch_size]
 
 
+def _positive_whole(value) -> bool:
+    "A whole number ≥ 1 (an int, or a float such as 64.0); 2.5 pixels or a supersample of 1.5 are not (`int()` truncated them)."
+    return is_whole_number(value, 1) or (isinstance(value, float) and value.is_integer() and value >= 1)
+
+
 def _check_render_args(scenes, size: int):
     "Raise a clear error for an empty scene list or a bad size."
     if isinstance(scenes, Scene): raise InputValidationError("Pass a list of scenes (e.g. [scene]), not a single Scene.")
     if len(scenes) == 0: raise InputValidationError("No scenes to render.")
-    if int(size) < 1: raise InputValidationError(f"size must be a positive number of pixels, got {size}.")
+    if not _positive_whole(size): raise InputValidationError(f"size must be a positive whole number of pixels, got {size!r}.")
 
 
 @torch.no_grad()
@@ -360,7 +365,7 @@ def render_scenes(scenes: Sequence[Scene], size: int = 64, device: str | torch.d
                   supersample: int = 1, show_progress: bool = False, keep_on_device: bool = False) -> torch.Tensor:
     "Render `scenes` to a float tensor `[n, 3, size, size]` in [0, 1] (on CPU unless `keep_on_device`); deterministic; `supersample`² rays per pixel."
     _check_render_args(scenes, size)
-    if int(supersample) < 1: raise InputValidationError(f"supersample must be a positive integer, got {supersample}.")
+    if not _positive_whole(supersample): raise InputValidationError(f"supersample must be a positive integer, got {supersample!r}.")
     device = pick_device(device)
     render_size = int(size) * int(supersample)
     images = []
