@@ -408,29 +408,30 @@ def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_s
                 "kind": key.model_kind, "dataset_fingerprint": key.dataset_fingerprint, "extra": key.extra, "context": key.context,
                 "n_items": n_items, "chunk_size": chunk_size, "n_chunks": len(_chunk_bounds(n_items, chunk_size)),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "complete": False, "shape": None, "dtype": None}
-        if probe is not None: meta["items_probe"] = probe[0]
+        if probe is not None: meta["items_probe"] = list(probe)
         _write_meta(_writable(entry), meta)
     return meta
 
 # %% ../nbs/02_cache.ipynb #d0f1b657
 def _items_probe(items, key: CacheKey) -> Optional[tuple[str, ...]]:
-    """Under an explicit `dataset_key` (a name, not a digest of the items), the digests of the first and last item an entry
-    may hold (the first is stored): cheap, and enough to refuse an entry named for other data of the same count. Ends that
-    are files count by their contents (a world exported again to a new folder is the same data), then as given (what
-    entries kept before). None for fingerprinted items, or items it cannot read."""
+    """Under an explicit `dataset_key` (a name, not a digest of the items), digests of the first and last item (all stored;
+    one in common is a match): cheap, and enough to refuse an entry named for other data of the same count. Ends that are
+    files (absolute paths) count by their contents too (a world exported again to a new folder is the same data), besides
+    as given (what older entries kept). None for fingerprinted items, or items it cannot read."""
     if not key.dataset_fingerprint.startswith("key:") or len(items) == 0: return None
     ends = [item for part in (_take(items, 0, 1), _take(items, len(items) - 1, len(items))) for item in part]
     try: as_given = dataset_fingerprint(ends)
     except (InputValidationError, TypeError): return None
-    try: files = all(isinstance(e, (str, Path)) and Path(e).is_file() for e in ends)
+    try: files = all(isinstance(e, (str, Path)) and Path(e).is_absolute() and Path(e).is_file() for e in ends)   # not a text
     except (OSError, ValueError): files = False                   # a text too long, or with a NUL, to be a path
     return (dataset_fingerprint(ends, files=True, content_hash=True), as_given) if files else (as_given,)
 
 
 def _check_probe(meta: Optional[dict], probe: Optional[tuple], entry: Path, key: CacheKey):
-    "Refuse an entry whose stored `items_probe` is none of this run's (entries written before the probe carry none)."
+    "Refuse an entry whose stored `items_probe` digests share none with this run's (entries written before the probe carry none)."
     stored = (meta or {}).get("items_probe")
-    if probe is not None and stored is not None and stored not in probe:
+    stored = [stored] if isinstance(stored, str) else stored                  # an older entry kept one digest
+    if probe is not None and stored is not None and not set(stored) & set(probe):
         raise InputValidationError(
             f"Cache entry {entry} ({key.what}) was built from other items under the same dataset_key "
             f"({key.dataset_fingerprint[4:]!r}): its first or last item differs from the ones given now. Use a different "
