@@ -206,10 +206,12 @@ def _ranking_summary(scores, labels, mask, seen, k: int, chunk_size: Optional[in
     return _Summary(*(torch.cat(p) for p in zip(*parts)))
 
 # %% ../nbs/06_czsl.ipynb #e1c1d365
-def _hits(sm: _Summary, bias: torch.Tensor, k: int) -> torch.Tensor:
-    "Boolean [n]: is image i a top-k hit (its own kind) once `bias` is added to the unseen columns?"
+def _hits(sm: _Summary, bias: torch.Tensor, k: int, ties_win: bool = True) -> torch.Tensor:
+    """Boolean [n]: is image i a top-k hit (its own kind) once `bias` is added to the unseen columns? A competitor that ties
+    the target beats it only without `ties_win` (the sweep's rule is with: see `tie_decided_share`)."""
     target = torch.where(sm.unseen_image, sm.target + bias, sm.target)[:, None]
-    above = (sm.seen_top[:, :k] > target).sum(1) + ((sm.unseen_top[:, :k] + bias) > target).sum(1)
+    beats = torch.gt if ties_win else torch.ge
+    above = beats(sm.seen_top[:, :k], target).sum(1) + beats(sm.unseen_top[:, :k] + bias, target).sum(1)
     return (above < k) & torch.isfinite(sm.target)
 
 # %% ../nbs/06_czsl.ipynb #a0c4ca6f
@@ -359,10 +361,8 @@ TIE_WARNING_SHARE = 0.01   # warn when ties decide the top-k hit of this share o
 
 def tie_decided_share(sm: _Summary, k: int) -> float:
     "Share of images that are top-k hits at bias 0 only because the sweep counts an exact tie with a competitor as a hit."
-    target = sm.target[:, None]
-    above = (sm.seen_top[:, :k] > target).sum(1) + (sm.unseen_top[:, :k] > target).sum(1)
-    tied = (sm.seen_top[:, :k] == target).sum(1) + (sm.unseen_top[:, :k] == target).sum(1)
-    decided = (above < k) & (above + tied >= k) & torch.isfinite(sm.target)
+    zero = torch.zeros((), dtype=sm.target.dtype, device=sm.target.device)
+    decided = _hits(sm, zero, k) & ~_hits(sm, zero, k, ties_win=False)
     return float(decided.float().mean()) if len(decided) else 0.0
 
 
