@@ -43,7 +43,21 @@ def test_the_cell_after_the_parameters_binds_the_profile(notebook):
     import json
     cells = [c for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "code"]
     first = next(i for i, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", []))
-    assert "use_profile(profile)" in "".join(cells[first + 1]["source"]), f"{notebook.name}: call use_profile(profile) after the parameters"
+    assert "use_profile(profile, globals())" in "".join(cells[first + 1]["source"]), \
+        f"{notebook.name}: call use_profile(profile, globals()) after the parameters"
+
+
+@pytest.mark.parametrize("notebook", EXPERIMENTS, ids=lambda p: p.stem)
+def test_every_parameter_default_has_its_declared_type(notebook):
+    "The parameters cell's own defaults pass `core.check_parameter_types`, and every parameter declares its type."
+    import json
+    from vlconcepts.core import check_parameter_types
+    cell = next(c for c in json.loads(notebook.read_text())["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    namespace = {}
+    exec("".join(cell["source"]), namespace)
+    names = {k for k in namespace if not k.startswith("__")}
+    assert names == set(namespace["__annotations__"]), f"{notebook.name}: parameters without a type: {names - set(namespace['__annotations__'])}"
+    check_parameter_types(namespace)
 
 
 @pytest.mark.slow
@@ -60,3 +74,15 @@ def test_papermill_run_of_another_profile_leaves_the_tiny_outputs_alone(tmp_path
                                cwd=str(Path(notebook).parent), progress_bar=False, kernel_name="python3")
     assert not (checkout / "tables").exists() and not (checkout / "figures").exists()   # no committed tiny output written
     assert list((checkout / "results" / "smoke" / "tables").glob("czsl_*.md"))          # the smoke outputs, in their folder
+
+
+@pytest.mark.slow
+def test_papermill_parameter_of_the_wrong_type_stops_the_kernel_before_anything_runs(tmp_path, monkeypatch):
+    "`-p n_images 150.5` or a list given as text reaches the kernel as the wrong type: `use_profile` names it and the fix."
+    import papermill
+    notebook = next(n for n in EXPERIMENTS if n.stem == "06_czsl_curves")
+    monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "cache"))
+    for name in ("VLCONCEPTS_PROFILE", "VLCONCEPTS_OUTPUT"): monkeypatch.delenv(name, raising=False)
+    with pytest.raises(papermill.PapermillExecutionError, match=r"n_images is float 150.5, declared int.*-y 'seeds: \[0, 1\]'"):
+        papermill.execute_notebook(str(notebook), str(tmp_path / "out.ipynb"), parameters={"profile": "smoke", "n_images": 150.5},
+                                   cwd=str(notebook.parent), progress_bar=False, kernel_name="python3")

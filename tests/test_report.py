@@ -1,6 +1,7 @@
 """`vlconcepts report`: lens applicability per model kind, the chance-to-oracle scale, paired tests, the page's determinism,
 the skipped lenses of a fusion and a text-only model, and the command end to end (smoke sizes, a throw-away cache)."""
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -102,8 +103,9 @@ def test_fusion_and_text_pages_name_what_they_skipped(spec, runs, one_torch_thre
 
 
 @pytest.mark.slow
-def test_report_command_writes_page_figure_and_html(tmp_path, monkeypatch):
-    "Given a relative --out (the caller's folder), every file lands there, none in nbs/experiments where the kernel runs."
+def test_report_command_writes_page_figure_and_html(tmp_path, monkeypatch, capsys):
+    """Given a relative --out (the caller's folder), every file lands there, none in nbs/experiments where the kernel runs;
+    the console shows each lens start and finish (`cli.KernelLogEcho`)."""
     from vlconcepts.cli import experiments_dir, main
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "reports"
@@ -112,6 +114,10 @@ def test_report_command_writes_page_figure_and_html(tmp_path, monkeypatch):
     page = (out / "sbert-packaged-minilm.md").read_text()
     assert "skipped CompMap" in page and "Recovery probes" in page
     assert (out / "sbert-packaged-minilm.png").stat().st_size > 0 and (out / "sbert-packaged-minilm.html").stat().st_size > 0
+    console = capsys.readouterr().out
+    assert re.search(r"INFO vlconcepts.report: .*: probes started", console), console
+    assert re.search(r"INFO vlconcepts.report: .*: probes done in \d+ s", console), console
+    assert "%|" not in console                                                # no progress bar of the kernel's
 
 
 def test_report_command_checks_settings_before_running(tmp_path, capsys):
@@ -171,6 +177,6 @@ def test_report_command_with_one_failing_model_writes_the_others_page_and_exits_
     assert status == 1 and "lenses failed on 1 of its 2 model(s)" in err and "my-broken:x" in err and "RuntimeError: my hook raised" in err, err
     page = (tmp_path / "reports" / "sbert-packaged-minilm_vs_my-broken-x.md").read_text()
     assert page_failures(page) == ["my-broken:x (`my-broken:x`): CompMap, Concept binding, Recovery probes, ControlledImCaps, "
-                                   "Concept purity: RuntimeError: my hook raised"]
+                                   "MAC, Concept purity: RuntimeError: my hook raised"]       # MAC's zero-shot CLIP reads the hooks too
     assert "| Recovery probes | EM (average over cells)" in page          # the good model's results are written
     assert (tmp_path / "reports" / "sbert-packaged-minilm_vs_my-broken-x.html").stat().st_size > 0

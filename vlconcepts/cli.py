@@ -38,8 +38,8 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_
            'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites', 'rebuild_side_by_side',
            'load_registries', 'dataset_status', 'spec_status', 'check_specs', 'experiment_readiness', 'missing_item',
            'paper_readiness', 'backend_sources', 'doctor', 'export_world', 'train_probes', 'report_overrides',
-           'portable_paths', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch',
-           'build_parser', 'main']
+           'portable_paths', 'KernelLogEcho', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser',
+           'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -595,6 +595,22 @@ def portable_paths(text: str, root: Optional[Path] = None) -> str:
         if folder != "/": text = re.sub(r"(?<![\w./-])" + re.escape(folder) + r"(?=[/\s\"'<),;:]|$)", lambda _: name, text)   # whole folders only
     return text
 
+# %% ../nbs/90_cli.ipynb #cef510d0
+class KernelLogEcho:
+    "A file-like sink for a kernel's stderr that gives `echo` each whole line logged by the `logger` (default `vlconcepts.report`)."
+    def __init__(self, echo=print, logger: str = "vlconcepts.report"):
+        self.echo, self.partial = echo, ""
+        self.pattern = re.compile(r"^\d\d:\d\d:\d\d (?:INFO|WARNING|ERROR) " + re.escape(logger) + r": ")
+
+    def write(self, text: str) -> int:
+        "Take `text` (any piece of the stream; a progress bar's carriage returns end a line too) and echo its finished log lines."
+        *lines, self.partial = re.split(r"[\r\n]", self.partial + text)
+        for line in lines:
+            if self.pattern.match(line): self.echo(line)
+        return len(text)
+
+    def flush(self): pass
+
 # %% ../nbs/90_cli.ipynb #9258bc9a
 def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto", out: Optional[Path] = None,
                overrides: Sequence[str] = (), runs_dir: Optional[Path] = None, echo=print) -> dict[str, Path]:
@@ -625,7 +641,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     try:
         with restored_environment(**environment):        # figures/ and tables/ copies are thrown away
             papermill.execute_notebook(str(template), str(running), parameters=parameters, kernel_name=KERNEL_NAME,
-                                       cwd=str(template.parent), progress_bar=False)
+                                       cwd=str(template.parent), progress_bar=False, stderr_file=KernelLogEcho(echo))
     except Exception as e:
         raise VLConceptsError(f"the report on {list(specs)} failed: {failure_message(e)} (executed copy: {executed})") from e
     finally:

@@ -31,11 +31,11 @@ import torch
 __all__ = ['PROFILE_THREADS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import', 'data_dir',
            'cache_dir', 'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
            'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root',
-           'figures_dir', 'tables_dir', 'use_profile', 'is_whole_number', 'check_seed', 'seed_everything',
-           'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger', 'atomic_write',
-           'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference',
-           'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure',
-           'save_table', 'paper_tables', 'paper_table']
+           'figures_dir', 'tables_dir', 'check_parameter_types', 'use_profile', 'is_whole_number', 'check_seed',
+           'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
+           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning',
+           'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note',
+           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -223,13 +223,33 @@ def tables_dir() -> Path:
     path.mkdir(parents=True, exist_ok=True)
     return path
 
+# %% ../nbs/00_core.ipynb #801d4806
+def check_parameter_types(namespace: dict) -> dict:
+    """`namespace` (a notebook's `globals()`) if each name its `__annotations__` declares as a type (int, float, str, bool,
+    list, dict, ...) holds a value of that type (an int for a float too, never a bool for an int), else an error naming each."""
+    builtin = {kind.__name__: kind for kind in (int, float, str, bool, list, dict, tuple)}
+    wrong = []
+    for name, kind in namespace.get("__annotations__", {}).items():
+        kind = builtin.get(kind, kind) if isinstance(kind, str) else kind
+        if name not in namespace or not isinstance(kind, type): continue
+        value = namespace[name]
+        fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        fits = fits or (kind is float and isinstance(value, int) and not isinstance(value, bool))
+        if not fits: wrong.append(f"{name} is {type(value).__name__} {value!r}, declared {kind.__name__}")
+    if wrong:
+        raise InputValidationError(f"Parameters of the wrong type: {'; '.join(wrong)}. papermill's -p guesses types from text (a "
+                                   "list or dict arrives as a string): give such values as YAML, e.g. -y 'seeds: [0, 1]' or -f params.yaml.")
+    return namespace
+
 # %% ../nbs/00_core.ipynb #75193116
 PROFILE_THREADS = {"tiny": 1, "smoke": 1}  # torch threads per kernel that define a CPU profile's numbers, on any machine
 
 
-def use_profile(profile: str) -> str:
+def use_profile(profile: str, parameters: Optional[dict] = None) -> str:
     """Route this process's figures and tables to `profile`'s folder and label (`output_root`) and run it on the profile's
-    threads (`PROFILE_THREADS`: torch's, BLAS's and OpenMP's pools, and what it starts), as `vlconcepts rebuild` does."""
+    threads (`PROFILE_THREADS`: torch's, BLAS's and OpenMP's pools, and what it starts), as `vlconcepts rebuild` does;
+    `parameters` (the notebook's `globals()`) are checked against their declared types first (`check_parameter_types`)."""
+    if parameters is not None: check_parameter_types(parameters)
     profile_outputs(profile, Path("/"))                        # checks the name
     if os.environ.get("VLCONCEPTS_PROFILE", profile) != profile:
         raise InputValidationError(f"This kernel runs for profile {os.environ['VLCONCEPTS_PROFILE']!r} ($VLCONCEPTS_PROFILE), "

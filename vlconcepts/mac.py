@@ -17,7 +17,8 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from torch import nn
 
-from .cache import cached_activations, cached_image_tokens, cached_result, code_digest
+from .cache import (cached_activations, cached_image_features, cached_image_tokens, cached_result, cached_text_features,
+                              code_digest)
 from .core import InputValidationError, get_logger, is_whole_number, progress, seed_everything, string_list
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
 from .datasets import cached_world
@@ -28,14 +29,14 @@ from .attribute_object_data import MAC_CLOSED_FRACTION, AttributeObjectDataset, 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'PERCENT_METRICS', 'PAPER_COLUMNS', 'LabelSpace',
-           'label_space', 'pair_targets', 'primitive_targets', 'true_pair_ranks', 'multilabel_metrics',
-           'multilabel_metrics_per_image', 'PromptBranch', 'MacConfig', 'mac_config', 'code_choices', 'Adapter',
-           'CrossModalTraction', 'PromptCompositionModel', 'MMEncoder', 'branch_loss', 'composition_scores',
-           'MacTrainingData', 'training_data', 'build_model', 'train_mac_model', 'score_pairs', 'tiny_mac',
-           'image_tokens', 'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
-           'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
-           'branch_deltas_by_seed', 'top_predictions']
+__all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'BRANCH_SENTENCES', 'PERCENT_METRICS', 'PAPER_COLUMNS',
+           'LabelSpace', 'label_space', 'pair_targets', 'primitive_targets', 'true_pair_ranks', 'multilabel_metrics',
+           'multilabel_metrics_per_image', 'PromptBranch', 'MacConfig', 'mac_config', 'check_text_route',
+           'code_choices', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel', 'sentence_logits', 'MMEncoder',
+           'branch_loss', 'composition_scores', 'MacTrainingData', 'training_data', 'build_model', 'train_mac_model',
+           'score_pairs', 'tiny_mac', 'image_tokens', 'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds',
+           'seed_values', 'seed_table', 'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps',
+           'branch_deltas', 'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
 @dataclass
@@ -264,6 +265,7 @@ class MacConfig:
     grad_clip: float = 2.0           # gradient-norm clip
     seed: int = 0                    # initialisation and batch order
     use_patches: bool = True         # Troika and the MM-Encoder read the patch tokens; False: the class token only (an ablation)
+    text_route: str = "slots"        # 'slots': primitive vectors in prompt slots; 'sentences': each prompt written out (zero-shot only)
 
 # %% ../nbs/50_mac.ipynb #c5585182
 @patch
@@ -277,7 +279,7 @@ def scaled(self: MacConfig, epochs: Optional[int] = None, lr_scale: float = 1.0,
 
 
 MAC_METHODS = {
-    "CLIP": MacConfig("clip", epochs=0),
+    "CLIP": MacConfig("clip", epochs=0, text_route="sentences"),
     "CoOp": MacConfig("coop", learn_context=True, batch_size=12),
     "CSP": MacConfig("csp", learn_vocab=True, vocab_dropout=0.3, pair_pos_weight=True, batch_size=24),
     "Troika": MacConfig("troika", branches="a;o;c", learn_context=True, learn_vocab=True, traction_layers=3, adapter_dim=64,
@@ -296,6 +298,18 @@ def mac_config(name: str) -> MacConfig:
     if branches and branches not in ("c", "a;o", "a;o;c"):
         raise InputValidationError(f"Branches must be 'c', 'a;o' or 'a;o;c', got {branches!r}.")
     return replace(config, branches=branches) if branches else config
+
+
+def check_text_route(config: MacConfig) -> MacConfig:
+    "`config`, or an error when its `text_route` is unknown, or 'sentences' for a method that learns something (no slot to learn in)."
+    if config.text_route not in ("slots", "sentences"):
+        raise InputValidationError(f"text_route must be 'slots' or 'sentences', got {config.text_route!r}.")
+    learns = [name for name in ("epochs", "learn_context", "learn_vocab", "traction_layers", "adapter_dim", "fusion_layers")
+              if getattr(config, name)]
+    if config.text_route == "sentences" and learns:
+        raise InputValidationError(f"text_route='sentences' writes every prompt out, which suits a model that learns nothing (zero-shot "
+                                   f"CLIP); this {config.method} config sets {', '.join(learns)}: use text_route='slots'.")
+    return config
 
 # %% ../nbs/50_mac.ipynb #21b7b2bf
 def code_choices(methods) -> str:
@@ -388,6 +402,20 @@ def forward(self: PromptCompositionModel, cls: torch.Tensor, patches: torch.Tens
         else: logits[b] = self.logit_scale * image @ F.normalize(text, dim=-1).T
     return logits
 
+# %% ../nbs/50_mac.ipynb #28ed9249
+BRANCH_SENTENCES = {"c": "a photo of {attr} {obj}", "a": "a photo of {attr} object", "o": "a photo of {obj}"}
+
+
+def sentence_logits(vl_model, image_features: torch.Tensor, branches: str, space: LabelSpace) -> dict:
+    """Zero-shot CLIP's logits per branch of `branches` ('c', 'a;o' or 'a;o;c') with every prompt written out (`BRANCH_SENTENCES`):
+    'c' [n, P] over `space`'s pairs, 'a' [n, A], 'o' [n, O]; `image_features` [n, d] L2-normalised; text features cached."""
+    texts = {"c": [BRANCH_SENTENCES["c"].format(attr=a, obj=o) for a, o in space.pairs],
+             "a": [BRANCH_SENTENCES["a"].format(attr=a) for a in space.attributes],
+             "o": [BRANCH_SENTENCES["o"].format(obj=o) for o in space.objects]}
+    scale = float(vl_model.logit_scale)
+    return {b: scale * image_features @ cached_text_features(vl_model, texts[b], prompt_set=f"mac:{BRANCH_SENTENCES[b]}").T
+            for b in branches.split(";")}
+
 # %% ../nbs/50_mac.ipynb #d0a2a03a
 class MMEncoder(nn.Module):
     "The MM-Encoder (MAC §4; the release's `tp_sa`): two-branch prompts + a transformer over [cls, patches, primitives]."
@@ -465,6 +493,9 @@ def training_data(dataset: AttributeObjectDataset, cls: torch.Tensor, patches: t
 
 def build_model(config: MacConfig, vl_model, attributes: Sequence[str], objects: Sequence[str]) -> nn.Module:
     "The `MMEncoder` or `PromptCompositionModel` of `config` on the open_clip model `vl_model` (seeded by config.seed)."
+    if check_text_route(config).text_route == "sentences":
+        raise InputValidationError("text_route='sentences' (zero-shot CLIP with written-out prompts) builds no module: `run_method` scores it "
+                                   "with `sentence_logits`; for the slot route use replace(config, text_route='slots').")
     seed_everything(config.seed)
     model_class = MMEncoder if config.method == "mm-encoder" else PromptCompositionModel
     clip = openclip_text_tower(vl_model, f"MAC's {config.method}")
@@ -554,12 +585,20 @@ def trained_mac_model(config: MacConfig, vl_model, dataset: AttributeObjectDatas
 # %% ../nbs/50_mac.ipynb #b5eac6df
 def run_method(name: str, vl_model, dataset: AttributeObjectDataset, *, epochs: Optional[int] = None, lr_scale: float = 1.0,
                batch_size: Optional[int] = None, fusion_ffn: Optional[int] = None, seed: int = 0, split: str = "test",
-               show_progress: bool = True, use_patches: bool = True) -> dict:
-    "The MAC method `name` (scaled as `MacConfig.scaled`; `trained_mac_model`) scored on `split` in both worlds, cached (`use_patches=False`: the patch-token ablation)."
+               show_progress: bool = True, use_patches: bool = True, text_route: Optional[str] = None) -> dict:
+    """The MAC method `name` (scaled as `MacConfig.scaled`; `trained_mac_model`) scored on `split` in both worlds, cached (`use_patches=False`:
+    the patch-token ablation; `text_route`: None keeps the method's own, 'slots' or 'sentences' as `MacConfig.text_route`)."""
     config = replace(mac_config(name).scaled(epochs, lr_scale, batch_size, fusion_ffn), seed=seed, use_patches=use_patches)
+    config = check_text_route(replace(config, text_route=text_route or config.text_route))
     spaces = {world: label_space(dataset, world) for world in ("closed", "open")}
-    cls, patches = image_tokens(vl_model, dataset)
     images = dataset.indices(split)
+    targets = {w: pair_targets(dataset, images, spaces[w]) for w in spaces}
+    if config.text_route == "sentences":
+        features = cached_image_features(vl_model, [str(dataset.paths[i]) for i in images], dataset_key=f"{dataset.fingerprint}:{split}")
+        scores = {w: composition_scores(sentence_logits(vl_model, features, config.branches, s), s.pair_attr, s.pair_obj, config.combine)
+                  for w, s in spaces.items()}
+        return {"name": name, "config": config, "images": images, "spaces": spaces, "scores": scores, "targets": targets}
+    cls, patches = image_tokens(vl_model, dataset)
 
     def train_and_score(chunk):
         model = trained_mac_model(config, vl_model, dataset, show_progress)
@@ -571,8 +610,7 @@ def run_method(name: str, vl_model, dataset: AttributeObjectDataset, *, epochs: 
                                 dataset_key=f"{dataset.fingerprint}:{split}")
     n_closed = len(spaces["closed"])
     return {"name": name, "config": config, "images": images, "spaces": spaces,
-            "scores": {"closed": scores[:, :n_closed], "open": scores[:, n_closed:]},
-            "targets": {w: pair_targets(dataset, images, spaces[w]) for w in spaces}}
+            "scores": {"closed": scores[:, :n_closed], "open": scores[:, n_closed:]}, "targets": targets}
 
 # %% ../nbs/50_mac.ipynb #5b3a6a4e
 PERCENT_METRICS = ("top1_precision", "top5_recall", "exact_match", "top1_precision_attr", "top1_precision_obj")

@@ -28,10 +28,10 @@ __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'RE
            'ReportSettings', 'setting_range_errors', 'check_device_and_probe', 'report_settings', 'LensResult',
            'seed_mean', 'top1_correct', 'top1_chance', 'model_label', 'compmap_world', 'random_score_row',
            'compmap_lens', 'binding_lens', 'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts',
-           'activation_purity', 'purity_lens', 'ModelReport', 'model_lens_plan', 'lens_failure', 'failure_lines',
-           'lens_warnings', 'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table',
-           'axes_table', 'report_page', 'without_timings', 'page_failures', 'report_name', 'purity_gap_rows',
-           'study_verdict', 'binding_recovery_rows']
+           'activation_purity', 'purity_lens', 'ModelReport', 'lens_failure', 'failure_lines', 'lens_warnings',
+           'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table',
+           'report_page', 'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
+           'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
 LENSES = ("compmap", "binding", "probes", "controlled_imcaps", "mac", "purity")
@@ -237,7 +237,7 @@ from .compmap import (CompositionConfig, compmap_dataset, composition_seed_rows,
 from .compprompts import world_compprompts
 from .controlled_imcaps import category_summary, compare_models, controlled_imcaps_data, pair_similarities, score_frame
 from .mac import evaluate_run, run_method, tiny_mac
-from .models import has_image_tokens, has_openclip_text_tower, load_model
+from .models import has_openclip_text_tower, load_model
 from .probes import ProbeConfig, probe_predictions, probe_summary
 from .purity import niche_impurity_score, oracle_impurity_score, oracle_matrix, split_indices
 
@@ -343,7 +343,7 @@ def mac_lens(model, settings: ReportSettings) -> LensResult:
     chance = top1_chance(run["targets"]["closed"])
     return LensResult("mac", scores, [Axis("MAC: Top1-P (closed world)", scores["Top1-P (closed)"], chance, 100.0)],
                       {"MAC top-1 (closed)": top1_correct(run["scores"]["closed"], run["targets"]["closed"])},
-                      f"zero-shot (the model itself, no MAC method trained), {len(run['images'])} test images of the {settings.mac_images}-image "
+                      f"zero-shot CLIP with written-out prompts (the model itself, no MAC method trained), {len(run['images'])} test images of the {settings.mac_images}-image "
                       f"world, {len(run['spaces']['closed'])} closed / {len(run['spaces']['open'])} open pairs; Top1-P chance {chance:.1f}%")
 
 # %% ../nbs/70_report.ipynb #e9a114ad
@@ -396,17 +396,6 @@ class ModelReport:
     warnings: dict = field(default_factory=dict)  # lens -> the library's warnings it raised, each once (`lens_warnings`)
 
 
-def model_lens_plan(model) -> dict[str, Optional[str]]:
-    "`lens_plan` of `model`'s kind, with MAC skipped (and why) where its backend has no open_clip text tower or no image tokens."
-    plan = lens_plan(model.kind)
-    lacking = [what for what, has in (("open_clip text tower", has_openclip_text_tower(model)), ("image tokens", has_image_tokens(model)))
-               if not has]
-    if plan["mac"] is None and lacking:
-        plan["mac"] = (f"MAC's methods prompt an open_clip text tower with token embeddings and read the image's class and patch "
-                       f"tokens; {type(model).__name__} ({model.spec}) has no {' and no '.join(lacking)}")
-    return plan
-
-
 def lens_failure(error: BaseException, doing: str = "") -> str:
     "What a failed lens records: '[doing: ]ErrorType: the first line of its message', at most 300 characters."
     first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
@@ -436,7 +425,7 @@ def lens_warnings(run: Callable):
 
 # %% ../nbs/70_report.ipynb #5139d940
 def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENSES) -> ModelReport:
-    """Run every lens of `only` that applies to `spec`'s model (see `model_lens_plan`) at `settings`. A lens that raises ends the
+    """Run every lens of `only` that applies to `spec`'s model (see `lens_plan`) at `settings`. A lens that raises ends the
     report, unless `settings.keep_going`: then it is skipped as 'FAILED: <error>' (`failed` holds the error, the log its
     traceback) and the other lenses run; a model that does not load has every lens failed and kind 'not loaded'."""
     import time
@@ -452,7 +441,7 @@ def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENS
     runners = {"compmap": lambda: compmap_lens(model, label, settings), "binding": lambda: binding_lens(model, settings),
                "probes": lambda: probes_lens(spec, settings), "controlled_imcaps": lambda: imcaps_lens(model, label, settings),
                "mac": lambda: mac_lens(model, settings), "purity": lambda: purity_lens(model, settings)}
-    plan = model_lens_plan(model)
+    plan = lens_plan(model.kind)
     report = ModelReport(spec, label, model.kind, {}, {l: why for l, why in plan.items() if why is not None})
     for lens in LENSES:
         if plan[lens] is not None: continue
@@ -460,6 +449,7 @@ def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENS
             report.skipped[lens] = "not asked for in this report"
             continue
         start = time.perf_counter()
+        logger.info(f"{label}: {lens} started")
         try:
             report.lenses[lens], said = lens_warnings(runners[lens])
             if said: report.warnings[lens] = said
