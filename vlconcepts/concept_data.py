@@ -185,11 +185,11 @@ def chain_restrictions(spec: FactorConceptSpec, lam: int, seed: int = 0) -> dict
         size = spec.factor_sizes[child]
         window = math.ceil(0.75 * size)
         count = min(len(spec.base_grid[child]), window)
-        threshold = spec.concept_thresholds[child]
+        threshold, period = spec.concept_thresholds[child], (spec.concept_periods or spec.factor_sizes)[child]
         for _ in range(1000):   # redraw until the child concept is on clearly more often under an "on" parent
             on = np.sort(rng.choice(np.arange(0, window), count, replace=False))
             off = np.sort(rng.choice(np.arange(size - window, size), count, replace=False))
-            if (on < threshold).mean() - (off < threshold).mean() >= 0.25: break
+            if ((on % period) < threshold).mean() - ((off % period) < threshold).mean() >= 0.25: break
         restrictions[child] = (on, off)
     return restrictions
 
@@ -369,13 +369,17 @@ def concept_image_dataset(name: str, lam: int = 0, *, n_max: int = 2000, image_s
     build, spec = (dsprites_concepts, DSPRITES_SPEC) if name == "dsprites" else (shapes3d_concepts, SHAPES3D_SPEC)
     if source is not None:
         return build(Path(source), lam, seed=seed, n_max=n_max, image_size=image_size)
-    n_export = _export_size(spec, lam, seed, n_max)
-    world = f"{name}_lam{lam}_seed{seed}_n{n_export}_s{image_size}"
     export, load = ((factor_data.export_dsprites, factor_data.load_dsprites) if name == "dsprites"
                     else (factor_data.export_3dshapes, factor_data.load_3dshapes))
-    folder = cached_world(world, partial(export, n=n_export, seed=seed, size=image_size, factor_grid=factor_grid_union(spec, lam, seed)),
-                          ["vlconcepts.factor_data", "vlconcepts.concept_data"], Path(export_dir) / world if export_dir else None)
-    return build(load(folder), lam, seed=seed, n_max=n_max, image_size=image_size)
+    grid = factor_grid_union(spec, lam, seed)
+    n_export, n_cells = _export_size(spec, lam, seed, n_max), math.prod(len(v) for v in grid.values())
+    while True:   # a random draw can leave fewer than n_max in the λ-grid (small n_max): then draw half as many again
+        world = f"{name}_lam{lam}_seed{seed}_n{n_export}_s{image_size}"
+        folder = cached_world(world, partial(export, n=n_export, seed=seed, size=image_size, factor_grid=grid),
+                              ["vlconcepts.factor_data", "vlconcepts.concept_data"], Path(export_dir) / world if export_dir else None)
+        data = build(load(folder), lam, seed=seed, n_max=n_max, image_size=image_size)
+        if len(data.x_train) + len(data.x_test) >= n_max or n_export >= n_cells: return data
+        n_export = min(n_cells, math.ceil(1.5 * n_export))
 
 # %% ../nbs/04f_concept_data.ipynb #431203f8
 def hold_out_validation(data: ConceptDataset, fraction: float = 0.15) -> tuple[ConceptDataset, tuple]:

@@ -47,7 +47,8 @@ SKIP_REASONS = {  # lens -> {kind it cannot read: why}
     "probes": {"fusion": "the recovery probes decode a text-only pooled vector; a fusion model encodes a caption only together "
                          "with an image"},
     "controlled_imcaps": {"text": f"ControlledImCaps scores image-caption pairs: {_NO_IMAGES}"},
-    "mac": {"fusion": "MAC's methods read a CLIP's image tokens and prompt its text tower; a fusion model has no separate text tower",
+    "mac": {"fusion": "MAC's zero-shot lens scores an image embedding against embeddings of written-out prompts; a fusion model scores each "
+                      "image-caption pair jointly and has no separate embeddings",
             "text": f"MAC labels images: {_NO_IMAGES}"},
     "purity": {"text": "purity is measured on CompMap's concept activations of images; a text-only encoder has no image tower"},
 }
