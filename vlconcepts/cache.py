@@ -214,7 +214,8 @@ class CacheKey:
             raise InputValidationError(f"The model ({type(model).__name__}) has no `.fingerprint` string; load it with "
                                        "`vlconcepts.models.load_model(spec)` or give it a digest of its weights.")
         return cls(what, dataset_fingerprint, str(getattr(model, "spec", "") or type(model).__name__), fingerprint,
-                   str(getattr(model, "kind", "") or ""), dict(extra or {}))
+                   str(getattr(model, "kind", "") or ""), dict(extra or {}),
+                   compute_context(getattr(model, "device", None) or "auto"))   # where the model runs, not what the machine has
 
     @property
     def digest(self) -> str:
@@ -696,14 +697,14 @@ def _part_fingerprint(value):
     "A JSON-able stand-in for one key part: tensors and arrays by digest, dataclasses by their fields, objects by `.fingerprint`."
     import dataclasses
     if isinstance(value, (torch.Tensor, np.ndarray)): return dataset_fingerprint(value)
+    if isinstance(getattr(value, "fingerprint", None), str): return value.fingerprint   # a dataset: by what its files hold
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _part_fingerprint(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {"__type__": type(value).__qualname__, **{f.name: _part_fingerprint(getattr(value, f.name)) for f in dataclasses.fields(value)}}
     if isinstance(value, dict): return {str(k): _part_fingerprint(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)): return [_part_fingerprint(v) for v in value]
     if isinstance(value, (str, bool, int, float)) or value is None: return value
     if isinstance(value, (torch.device, torch.dtype, Path)): return str(value)
     if isinstance(value, (np.integer, np.floating)): return value.item()
-    if isinstance(getattr(value, "fingerprint", None), str): return value.fingerprint
     raise InputValidationError(f"cached_result cannot key a part of type {type(value).__name__}: pass tensors, arrays, "
                                "numbers, strings, lists, dicts or dataclasses of them (or an object with a `.fingerprint`).")
 

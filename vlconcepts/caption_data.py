@@ -357,15 +357,16 @@ def read_pair_records(file: Path) -> list[dict]:
 
 # %% ../nbs/04e_caption_data.ipynb #51fdf11a
 @IMCAPS_DATASET.loads
-def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = True) -> ImageCaptionPairs:
-    "Read ControlledImCaps pairs (our pairs.json or the reporting_bias temporal.json; a file or its folder)."
+def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = True,
+                           image_root: Path | str | None = None) -> ImageCaptionPairs:
+    "Read ControlledImCaps pairs (our pairs.json or the reporting_bias temporal.json; a file or its folder; images under `image_root`, default its folder)."
     path = Path(path) if path is not None else data_dir() / "controlled-imcaps"
     file = path if path.is_file() else path / "pairs.json"
     if not file.is_file(): raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
     records = read_pair_records(file)
     if not records: raise DatasetFormatError(f"{file}: no pairs (its list of pairs is empty); a ControlledImCaps file lists at least "
                                              "one pair: add them, or export a synthetic set (`vlconcepts world export controlled-imcaps --out DIR`).")
-    root = file.parent
+    root = Path(image_root).expanduser() if image_root is not None else file.parent
     image_files, captions, words, types, ids = [], [], [], [], {}
     for k, record in enumerate(records):
         for key in ("image_0", "image_1", "caption_0", "caption_1"):

@@ -175,13 +175,17 @@ def load_word_vectors(kind: str, path: str | Path | None = None):
 
 
 def phrase_vectors(vectors, names: Sequence[str]) -> np.ndarray:
-    "`[len(names), d]` vectors of names from `KeyedVectors`: a multi-word name (space, '_' or '-') is the mean of its words."
-    rows = []
+    """`[len(names), d]` vectors of names from `KeyedVectors`: a multi-word name (space, '_' or '-') is the mean of its words
+    the vectors know (a word they do not know is left out, with one warning for all names; none known: an error)."""
+    rows, partial = [], []
     for name in string_list(names, "names"):
         words = [w for w in name.replace("_", " ").replace("-", " ").split() if w]
         known = [w for w in words if w in vectors.key_to_index or w.lower() in vectors.key_to_index]
         if not known: raise InputValidationError(f"No word of {name!r} is in the word-vector vocabulary.")
+        if len(known) < len(words): partial.append(name)
         rows.append(np.mean([vectors[w if w in vectors.key_to_index else w.lower()] for w in known], axis=0))
+    if partial: logger.warning(f"{len(partial)} name(s) are the mean of their known words only (first: {partial[0]!r}); "
+                               "the word vectors lack the others")
     return np.stack(rows).astype(np.float32)
 
 # %% ../nbs/10_compmap.ipynb #936fa654
@@ -301,14 +305,15 @@ def sweep(scores, labels, seen, topk: int = 1):
 
 
 def czsl_row(val_scores, val_labels, test_scores, test_labels, seen, topks: Sequence[int] = (1, 2, 3)) -> dict:
-    "One MIT-States row (%): val and test AUC at each top-k, test best seen, best unseen and best HM at top-1."
+    "One MIT-States row (%): val and test AUC at each top-k, test best seen, best unseen and best HM at top-1 (`topks` holds 1)."
+    if 1 not in topks: raise InputValidationError(f"czsl_row reads best seen, unseen and HM at top-1: topks must hold 1, got {tuple(topks)}.")
     def split_sweeps(split, scores, labels):
         try: return bias_sweeps(*_sweep_args(scores, labels, seen), topks=tuple(topks), hm=COMPMAP_HM)
         except InputValidationError as e:   # which split, and what a CZSL split needs
             raise InputValidationError(f"the {split} split: {e} A CZSL split needs images of seen and of unseen pairs.") from e
     val, test = split_sweeps("val", val_scores, val_labels), split_sweeps("test", test_scores, test_labels)
     row = {**{f"Val AUC k={k}": 100 * val[k].auc for k in topks}, **{f"Test AUC k={k}": 100 * test[k].auc for k in topks}}
-    first = test[topks[0]]
+    first = test[1]
     return {**row, "Seen": 100 * first.best_seen, "Unseen": 100 * first.best_unseen, "HM": 100 * first.best_hm}
 
 # %% ../nbs/10_compmap.ipynb #1fad1bf9
@@ -549,6 +554,9 @@ def _image_mask(is_train, n: int, what: str) -> np.ndarray:
     "`is_train` as a boolean mask with one entry per image (`n` of them), else an error naming `what`."
     mask = np.asarray(is_train)
     if mask.shape != (n,): raise InputValidationError(f"{what}: is_train must have one entry per image ({n},), got shape {mask.shape}.")
+    if mask.dtype != bool and (mask.dtype.kind not in "iuf" or not np.isin(mask, [0, 1]).all()):   # split names read as all True
+        raise InputValidationError(f"{what}: is_train must be booleans or 0/1 (1: a training image), got values like "
+                                   f"{mask[:3].tolist()}; from split names write np.asarray(splits) == 'train'.")
     return mask.astype(bool)
 
 

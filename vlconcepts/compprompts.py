@@ -349,7 +349,7 @@ def _cell_stream(cell: Cell, rng: np.random.Generator, excluded: frozenset = fro
     while misses < patience:
         template = cell.templates[k % len(cell.templates)]
         draw = draw_prompt(template, rng, cell.multiples, lexicon)
-        if draw is None or draw["prompt"] in seen or draw["prompt"] in excluded or draw["counterpart"] in seen:
+        if draw is None or draw["prompt"] in seen or draw["prompt"] in excluded or draw["counterpart"] in seen or draw["counterpart"] in excluded:
             misses += 1
             continue
         seen.add(draw["prompt"]); k += 1; misses = 0

@@ -24,11 +24,12 @@ from .purity import niche_impurity_score, oracle_impurity_score, oracle_matrix  
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'LEARNER_CODE', 'CAPACITY_PARTS', 'scaled', 'mlp', 'ConvEncoder',
-           'feature_encoder', 'ConceptLearner', 'JointCBM', 'IterNormRotation', 'ConceptWhitening', 'CCD',
-           'image_decoder', 'SENN', 'GaussianVAE', 'weak_pairs', 'train_concept_learner', 'intervene',
-           'intervention_curve', 'purity_scores', 'validation_accuracies', 'lazy_oracle', 'train_and_score',
-           'capacity_sweep', 'intervention_scores', 'learner_intervention_scores', 'learnt_concept_correlations']
+__all__ = ['logger', 'PAPER_BATCH_BY_DATASET', 'PAPER_CCD_CONCEPT_EPOCHS', 'PAPER_TRAINING', 'CONCEPT_LEARNERS', 'LEARNER_CODE',
+           'CAPACITY_PARTS', 'scaled', 'mlp', 'ConvEncoder', 'feature_encoder', 'ConceptLearner', 'JointCBM',
+           'IterNormRotation', 'ConceptWhitening', 'CCD', 'image_decoder', 'SENN', 'GaussianVAE', 'weak_pairs',
+           'train_concept_learner', 'intervene', 'intervention_curve', 'purity_scores', 'validation_accuracies',
+           'lazy_oracle', 'train_and_score', 'capacity_sweep', 'intervention_scores', 'learner_intervention_scores',
+           'learnt_concept_correlations']
 
 # %% ../nbs/31_concept_learners.ipynb #60125cec
 def _layer_widths(units, what: str = "units", allow_empty: bool = False) -> list:
@@ -348,6 +349,12 @@ class CCD(ConceptLearner):
         self.concepts = nn.Parameter(torch.randn(width, n_concepts) / math.sqrt(width))
         self.reconstruct = mlp(n_concepts, g_units, width)
 
+    def train(self, mode: bool = True):
+        "Train mode for the concept parts; the frozen black box's features stay in eval mode (no dropout, BatchNorm statistics kept)."
+        super().train(mode)
+        self.features.eval()
+        return self
+
     def unit_concepts(self): return F.normalize(self.concepts, dim=0)
     def unit_features(self, x): return F.normalize(self.features(x), dim=1)
 
@@ -390,12 +397,13 @@ def _train_ccd(dataset, *, size, epochs, batch_size, lr, seed, device, show_prog
 
 # %% ../nbs/31_concept_learners.ipynb #aed92eb5
 def image_decoder(latent: int, channels: int, image_size: int, size: float) -> nn.Sequential:
-    "Dense [256, 512] -> (32, S/16, S/16) -> four 4×4 stride-2 transposed convs (64, 32, 32, channels): logits."
+    """Dense [256, 512] -> (32, S/16, S/16) -> four 4×4 stride-2 transposed convs (64, 32, 32, channels): logits. The 512
+    units are the (32, 4, 4) map at 64 px and full width, as the spec's; otherwise a dense layer maps them to its size."""
     side = image_size // 16
     d1, d2, w0 = scaled([256, 512, 32], size)
     widths = scaled([64, 32, 32], size)
-    layers = [nn.Linear(latent, d1), nn.ReLU(), nn.Linear(d1, d2), nn.ReLU(), nn.Linear(d2, w0 * side * side), nn.ReLU(),
-              nn.Unflatten(1, (w0, side, side))]
+    to_map = [] if d2 == w0 * side * side else [nn.Linear(d2, w0 * side * side), nn.ReLU()]
+    layers = [nn.Linear(latent, d1), nn.ReLU(), nn.Linear(d1, d2), nn.ReLU(), *to_map, nn.Unflatten(1, (w0, side, side))]
     c = w0
     for w in widths: layers += [nn.ConvTranspose2d(c, w, 4, 2, 1), nn.ReLU()]; c = w
     layers.append(nn.ConvTranspose2d(c, channels, 4, 2, 1))
@@ -550,10 +558,11 @@ def _train_vae(dataset, name, *, size, epochs, batch_size, lr, seed, device, sho
     return model
 
 # %% ../nbs/31_concept_learners.ipynb #55d9c54f
+PAPER_BATCH_BY_DATASET = {("3dshapes", "cbm"): 32, ("3dshapes", "cbm_logits"): 32}   # spec §6: the image CBM's batch on 3dshapes
+PAPER_CCD_CONCEPT_EPOCHS = 50  # spec §6: CCD's topic (concept) epochs after its black box's
 PAPER_TRAINING = {  # (epochs, batch size) per model and input kind, spec §6 (CW: + the same number of pre-training epochs)
     "tabular": {"cbm": (300, 32), "cbm_logits": (300, 32), "cw": (300, 128), "cw_feature_map": (300, 128),
-                "ccd": (300, 32), "senn": (300, 32), "vae": (300, 32), "beta_vae": (300, 32), "ada_gvae": (300, 32),
-                "ada_mlvae": (300, 32)},
+                "ccd": (300, 32), "senn": (300, 32), "vae": (300, 32), "beta_vae": (300, 32), "ada_gvae": (300, 32), "ada_mlvae": (300, 32)},
     "image": {"cbm": (100, 64), "cbm_logits": (100, 64), "cw": (50, 64), "cw_feature_map": (50, 64), "ccd": (100, 64),
               "senn": (30, 64), "vae": (100, 32), "beta_vae": (100, 32), "ada_gvae": (100, 32), "ada_mlvae": (100, 32)},
 }
@@ -582,6 +591,8 @@ def train_concept_learner(name: str, dataset: ConceptDataset, *, size: float = 1
     if not isinstance(dataset, ConceptDataset):
         raise InputValidationError(f"dataset must be a ConceptDataset (e.g. tabular_toy(0.0)); got {type(dataset).__name__}.")
     default_epochs, default_batch = PAPER_TRAINING[dataset.kind][name]
+    default_batch = PAPER_BATCH_BY_DATASET.get((dataset.name.split("(")[0], name), default_batch)
+    if name == "ccd" and epochs is None: options.setdefault("concept_epochs", PAPER_CCD_CONCEPT_EPOCHS)
     epochs = default_epochs if epochs is None else epochs               # `_fit` checks both
     batch_size = default_batch if batch_size is None else batch_size
     seed_everything(seed)

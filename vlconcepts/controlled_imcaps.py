@@ -211,6 +211,4 @@ def load_user_pairs(path: str | Path, image_root: str | Path | None = None) -> I
     records = read_pair_records(file)     # ours ({'pairs': [...]} or a bare list) or reporting_bias's temporal.json
     root = Path(image_root).expanduser() if image_root is not None else file.parent
     check_pair_records({"pairs": records}, file, root)
-    pairs = load_controlled_imcaps(file, check_images=False)
-    pairs.image_files = [(root / r["image_0"], root / r["image_1"]) for r in records]
-    return pairs
+    return load_controlled_imcaps(file, check_images=False, image_root=root)   # its fingerprint reads these images

@@ -412,7 +412,8 @@ def bias_sweeps(scores, labels, seen, *, topks: Sequence[int] = (1, 2, 3), label
 # %% ../nbs/06_czsl.ipynb #a90387e4
 def reference_bias_sweep(scores, labels, seen, *, topk: int = 1, label_mask=None, hm: str = "harmonic",
                          n_biases: int = 20, protocol: str = "czsl") -> SweepResult:
-    "`bias_sweep` the straightforward way (czsl's): a full biased copy and a full `topk` over all labels per bias."
+    """`bias_sweep` the straightforward way (czsl's): a full biased copy and a full `topk` over all labels per bias. The same
+    result when no scores tie exactly; under ties czsl's `topk` order decides, where `bias_sweep` counts a tie as a hit."""
     if not is_whole_number(n_biases, 1):
         raise InputValidationError(f"n_biases must be a positive int (czsl and the papers use 20), got {n_biases!r}.")
     scores, labels, seen, mask = _check_sweep_args(scores, labels, seen, topk, label_mask, protocol)
@@ -456,7 +457,7 @@ def choose_bias(scores, labels, seen, *, criterion: str = "hm", topk: int = 1, l
 
 
 def apply_bias(scores, seen, bias: float):
-    "Calibrated stacking: `scores` with `bias` added to every unseen (non-`seen`) column; numpy in, numpy out."
+    "Calibrated stacking: `scores` with `bias` added to every unseen (non-`seen`) column; a numpy array in gives one out, anything else a tensor."
     try: bias = float(bias)
     except (TypeError, ValueError) as e: raise InputValidationError(f"apply_bias: bias must be a number, got {bias!r}.") from e
     if not math.isfinite(bias):

@@ -247,10 +247,23 @@ def world_folder(name: str, modules: Sequence[str] = ()) -> Path:
     return cache_dir() / "worlds" / f"{name}-code{code_digest(*WORLD_MODULES, *modules)[:12]}"
 
 
+def _check_world_record(folder: Path, name: str):
+    "Refuse `folder` when its world record names another world; warn when it has none (not exported by `cached_world`)."
+    try: recorded = json.loads((folder / WORLD_RECORD).read_text()).get("name")
+    except (OSError, ValueError, AttributeError):
+        logger.warning(f"{folder} holds files but no readable {WORLD_RECORD}: used as world {name!r} unchecked (empty it to export anew)")
+        return
+    if recorded != name:
+        raise InputValidationError(f"{folder} holds world {recorded!r}, not {name!r} (other settings): pass another root, or empty this one.")
+
+
 def cached_world(name: str, export: Callable[[Path], object], modules: Sequence[str] = (), root: Optional[Path] = None) -> Path:
-    "The folder of world `name` (`root`, else `world_folder(name, modules)`), filled by `export(folder)` once and atomically."
+    """The folder of world `name` (`root`, else `world_folder(name, modules)`), filled by `export(folder)` once and atomically.
+    A `root` that already holds another world (its record names another) is refused; one without a record is used, with a warning."""
     folder = Path(root) if root is not None else world_folder(name, modules)
-    if folder.is_dir() and any(folder.iterdir()): return folder          # an empty folder (made for it) is filled
+    if folder.is_dir() and any(folder.iterdir()):                        # an empty folder (made for it) is filled
+        if root is not None: _check_world_record(folder, name)
+        return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
     prefix = f".{folder.name}.partial-"
     for stale in folder.parent.glob(f"{prefix}*"):                      # left by a killed export
@@ -260,7 +273,7 @@ def cached_world(name: str, export: Callable[[Path], object], modules: Sequence[
     shutil.rmtree(partial_folder, ignore_errors=True); partial_folder.mkdir()
     try:
         export(partial_folder)
-        if root is None: (partial_folder / WORLD_RECORD).write_text(json.dumps({"name": name, "modules": [*WORLD_MODULES, *modules]}))
+        (partial_folder / WORLD_RECORD).write_text(json.dumps({"name": name, "modules": [*WORLD_MODULES, *modules]}))
         partial_folder.rename(folder)
     except OSError:
         if not folder.is_dir(): raise                                    # not "another process finished first"
@@ -533,6 +546,9 @@ def render_to_files(scenes: Sequence, paths: Sequence[Path], size: int = DEFAULT
 def write_scenes_json(path: Path, scenes: Sequence, image_filenames: Sequence[str], splits: Sequence[str], size: int,
                       info: Optional[dict] = None) -> Path:
     "Write CLEVR's scene file `{'info': ..., 'scenes': [...]}` (one `scene_to_clevr` dict per image)."
+    if not len(scenes) == len(image_filenames) == len(splits):          # zip would drop the tail without a word
+        raise InputValidationError(f"write_scenes_json: {len(scenes)} scenes, {len(image_filenames)} image names and {len(splits)} "
+                                   "splits: give one of each per image.")
     records = [scene_to_clevr(scene, i, name, split, size)
                for i, (scene, name, split) in enumerate(zip(scenes, image_filenames, splits))]
     write_json(path, {"info": {"version": "vlconcepts", **(info or {})}, "scenes": records})
@@ -547,7 +563,7 @@ def read_scenes_json(path: Path) -> dict[str, dict]:
 
 
 def split_counts(n: int, fractions: Sequence[float]) -> list[int]:
-    "`n` items divided by `fractions` (largest remainder; every part at least 1 when n allows)."
+    "`n` items divided by `fractions` (largest remainder; every part, a zero fraction's too, at least 1 when n allows)."
     raw = np.asarray(fractions, float) / sum(fractions) * n
     counts = np.floor(raw).astype(int)
     for k in np.argsort(-(raw - counts))[: n - counts.sum()]: counts[k] += 1
@@ -568,7 +584,7 @@ def close_up_camera(position: tuple) -> Camera:
 
 
 def close_up_scene(rng: np.random.Generator, vocab, spec: dict, min_visible_pixels: int | None = None):
-    "A one-object scene for `spec`: the object within 0.8 of the centre, framed by `close_up_camera` (0 pixels: no visibility render)."
+    "A one-object scene for `spec`: the object within ±0.8 of the centre on each ground axis, framed by `close_up_camera` (0 pixels: no visibility render)."
     position = tuple(float(v) for v in rng.uniform(-0.8, 0.8, size=2))
     return sample_scene(rng, 1, vocab, object_specs=[{**spec, "position": position}], camera=close_up_camera(position),
                         min_visible_pixels=min_visible_pixels)

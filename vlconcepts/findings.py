@@ -269,7 +269,9 @@ def evaluate_term(term, folder: Path | None = None) -> Measure | None:
             if col not in frame.columns: return None
             frame = frame[frame[col].map(lambda v: label_matches(v, pattern))]
         x, y = (frame[c].map(lambda v: parse_measure(v).mean) for c in (term.x, term.y))
-        if len(frame) < 3: return None
+        measured = x.notna() & y.notna()                                 # a blank (not measured) row is no point
+        x, y = x[measured], y[measured]
+        if len(x) < 3: return None
         if x.nunique() < 2 or y.nunique() < 2: return Measure(0.0)
         return Measure(float(x.rank().corr(y.rank())))
     raise InputValidationError(f"evaluate_term: {term!r} is not a Cell, Diff, Mean, FirstOf, RankCorrelation or number.")
@@ -379,6 +381,14 @@ def format_measure(m: Measure | None) -> str:
     return text + (f" ({m.n} seeds)" if m.n else "")
 
 
+def _on_intervals(term) -> bool:
+    "Whether `term` reads only bootstrap intervals (a `Cell` with `interval`, or Diff/Mean/FirstOf of such): no seeds behind it."
+    if isinstance(term, Cell): return bool(term.interval)
+    if isinstance(term, Diff): return _on_intervals(term.a) and _on_intervals(term.b)
+    if isinstance(term, (Mean, FirstOf)): return all(_on_intervals(t) for t in term.terms)
+    return isinstance(term, (int, float))
+
+
 def _tables_of(term) -> set:
     if isinstance(term, (Cell, RankCorrelation)): return {term.table}
     if isinstance(term, Diff): return _tables_of(term.a) | _tables_of(term.b)
@@ -397,7 +407,7 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
     sides = [m for _, _, a, b in judged for m in (a, b) if m is not None]
     basis = ("seed spread" if all(m.has_spread for m in sides) else "one run (minimum gap)" if not any(
         m.has_spread and m.se > 0 for m in sides) else "seed spread and one run") if sides else ""
-    if all(isinstance(t, Cell) and t.interval for c in finding.checks for t in (c.a, c.b) if not isinstance(t, (int, float))):
+    if all(_on_intervals(t) for c in finding.checks for t in (c.a, c.b) if not isinstance(t, (int, float))):
         basis = "95% interval" if sides else ""                   # a bootstrap interval read as a standard error, not seeds
     tables = sorted(set().union(*(_tables_of(c.a) | _tables_of(c.b) for c in finding.checks)))
     if result == HOLDS: why = ""

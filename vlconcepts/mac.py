@@ -126,7 +126,7 @@ def _check_metric_inputs(scores, targets, pairs, k: int = 5) -> tuple[torch.Tens
     odd = next((p for p in pairs if isinstance(p, str) or not isinstance(p, Sequence) or len(p) != 2), None)
     if odd is not None:   # a string 'rc' would unpack into the attribute 'r' and the object 'c'
         raise InputValidationError(f"pairs must be (attribute, object) tuples; got {odd!r}.")
-    scores = scores.float()
+    scores = scores if scores.is_floating_point() else scores.float()   # float64 stays float64: no ties made by rounding
     bad = (~torch.isfinite(scores)).any(1).nonzero().flatten()
     if len(bad):
         raise InputValidationError(f"scores contain NaN or ±inf in {len(bad)} image row(s) (first: row {int(bad[0])}); their ranks are "
@@ -297,6 +297,8 @@ def mac_config(name: str) -> MacConfig:
     config = MAC_METHODS[method]
     if branches and branches not in ("c", "a;o", "a;o;c"):
         raise InputValidationError(f"Branches must be 'c', 'a;o' or 'a;o;c', got {branches!r}.")
+    if branches and method == "MM-Encoder" and branches != "a;o":   # its fusion encoder scores a;o only
+        raise InputValidationError(f"The MM-Encoder scores its attribute and object branches (a;o) only; {name!r} has no model.")
     return replace(config, branches=branches) if branches else config
 
 
@@ -682,6 +684,9 @@ def closed_open_drop(results: pd.DataFrame, column: str = "top1_precision") -> p
         raise InputValidationError(f"closed_open_drop: no rows of the {' or '.join(repr(w) for w in absent)} world (worlds present: "
                                    f"{sorted(map(str, results.world.unique()))}); the table must hold each method and seed in both "
                                    "the 'closed' and the 'open' world, e.g. run_seeds(...) with its default worlds.")
+    if results.duplicated(["method", "seed", "world"]).any():
+        raise InputValidationError("closed_open_drop: a (method, seed, world) occurs twice (a table concatenated twice?); each "
+                                   "seed counts once.")
     wide = results.pivot_table(index=["method", "seed"], columns="world", values=column, sort=False)
     return (wide["closed"] - wide["open"]).rename("drop").reset_index()
 
@@ -717,6 +722,8 @@ def learning_rate_gaps(by_scale: dict, method: str = "MM-Encoder", rival: str = 
 # %% ../nbs/50_mac.ipynb #4f27e6e0
 def branch_deltas(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS) -> pd.DataFrame:
     "Each 'X a;o' / 'X a;o;c' row of `results` (columns method, world, metrics) minus the same world's 'X' row: Table 4's layout."
+    if results.duplicated(["world", "method"]).any():
+        raise InputValidationError("branch_deltas takes one row per (world, method); for several seeds use branch_deltas_by_seed.")
     base = results.set_index(["world", "method"])
     rows = {}
     for (world, method), row in base.iterrows():

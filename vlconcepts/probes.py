@@ -518,7 +518,7 @@ def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: Pr
         raise InputValidationError("validation must be (inputs, labels) with the same, non-zero number of rows.")
     accelerator = _accelerator(config, device)
     model = model.to(accelerator.device)   # accelerate places a model only the first time it prepares one: a model fitted and moved since stays behind
-    optimizer, schedule = _optimizer(model, config)
+    optimizer, schedule = _optimizer(model, replace(config, steps=steps))   # the schedule of the steps trained (autoencoder_steps too)
     model, optimizer, schedule = accelerator.prepare(model, optimizer, schedule)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
     start = _resume(accelerator, run_dir, steps)

@@ -78,6 +78,7 @@ def encode_labels(c_true, name: str = "c_true") -> np.ndarray:
         if not np.allclose(array, np.round(array)):
             _fail(f"{name} holds non-integer values.",
                   "Ground-truth concepts must be discrete labels; threshold or bin continuous factors first.")
+        array = np.round(array)                                          # 1 and 1 + 1e-9 are one label, not two
     labels = np.zeros(array.shape, dtype=np.int64)
     for j in range(array.shape[1]):
         values, labels[:, j] = np.unique(array[:, j], return_inverse=True)
@@ -943,7 +944,8 @@ def table1_nis_draws(scores, n_draws: int, *, n_samples: int = 3000, seed: int =
             trial_seed = table1_trial_seed(seed, mode, trial)
             def draw():                                                  # drawn only when the score is not cached
                 c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
-                return 100 * niche_impurity_score(c_soft, c_true, seed=trial_seed, variant="release", classifier_seed=nis_classifier_seed)
+                classifier_seed = trial_seed if nis_classifier_seed is None else nis_classifier_seed   # None: the trial's, as run_table1
+                return 100 * niche_impurity_score(c_soft, c_true, seed=trial_seed, variant="release", classifier_seed=classifier_seed)
             values.append(cached_result("purity-table1-nis-draw", draw, modules=["vlconcepts.purity"],
                 parts=dict(mode=mode, trial_seed=trial_seed, n_samples=n_samples, k=k, correlation=correlation,
                            nis_classifier_seed=nis_classifier_seed)))

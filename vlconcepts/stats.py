@@ -44,6 +44,8 @@ def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", d
 # %% ../nbs/00b_stats.ipynb #ce05ff33
 def seed_spread(values) -> tuple[float, float, int]:
     "(mean, standard error, n) of `values` (NaN: a missing seed); the error is NaN for fewer than two values; ±inf is refused, as by `mean_se`."
+    if any(isinstance(v, str) for v in np.ravel(np.asarray(values, dtype=object))):   # '0.5' is a label, not a number (as mean_se)
+        raise InputValidationError("seed_spread: expected a list of numbers, one per seed; got text (parse it first).")
     try: x = np.asarray(pd.Series(values, dtype=float), dtype=float)
     except (TypeError, ValueError) as e: raise InputValidationError(f"seed_spread: expected a list of numbers, one per seed: {e}.") from None
     if np.isinf(x).any(): raise InputValidationError(f"seed_spread: a seed's value is {x[np.isinf(x)][0]}: each must be a finite number (NaN for a missing seed).")
