@@ -104,6 +104,8 @@ def _add_item(hasher: _Hasher, item, files: bool, content_hash: bool):
 
 def dataset_fingerprint(items, files: bool = False, content_hash: bool = False) -> str:
     "A stable hex digest of `items` (texts, a tensor/array, file paths, images, or an object with `.fingerprint`); order matters."
+    if isinstance(items, (dict, set, frozenset)):                        # a dict's values, a set's order: not what list() keeps
+        raise InputValidationError(f"dataset_fingerprint takes an ordered sequence of items, not a {type(items).__name__}; pass a list.")
     hasher = _Hasher()
     own = getattr(items, "fingerprint", None)
     if own is not None and not isinstance(items, (str, torch.Tensor, np.ndarray, list, tuple)):

@@ -59,6 +59,8 @@ def check_shares(name: str, table: dict) -> dict:
     if not isinstance(table, dict) or not table or not all(finite_number(w) and w >= 0 for w in table.values()) or sum(table.values()) <= 0:
         raise InputValidationError(f"{name}: weights must be finite non-negative numbers with a positive sum, e.g. "
                                    f"{{'a': 0.7, 'b': 0.3}}; got {table!r}.")
+    if len({str(k) for k in table}) < len(table):                       # 1 and '1' would become one key, one weight lost
+        raise InputValidationError(f"{name}: two choices have the same name as text ({sorted(map(repr, table))}); name each once.")
     return {str(k): float(v) for k, v in table.items()}
 
 
