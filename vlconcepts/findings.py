@@ -416,7 +416,8 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
         why = f"not measured: no {', '.join(missing)} in this profile" if missing else "not measured: a row or column is missing"
     else: why = finding.stated_cause(folder) or "not explained"
     if few := sorted({m.items for m in sides if 0 < m.items < MIN_ITEMS}):
-        why = f"too few items: a side rests on {few[0]} per seed (fewer than {MIN_ITEMS}), so no verdict; " + why
+        why = (f"too few items: a side rests on {few[0]} per seed (fewer than {MIN_ITEMS}), so no verdict, and no cause is named "
+               "(its evidence would rest on the same few items)")
     return {"id": finding.id, "lens": finding.lens, "finding": finding.claim, "paper": f"{finding.paper} ({finding.source})",
             "ours": ours, "holds?": result, "if not: cause": why, "basis": basis, "margin": round(margin, 2),
             "firm across hosts?": {True: "yes", False: "no", None: ""}[firm_across_hosts(margin)], "tables": ", ".join(tables)}
