@@ -81,7 +81,8 @@ check-clean: export
 #   long runs or studies, not speed figures: dry_run (a whole dry rebuild, every experiment notebook), tiny_model_scaling,
 #     toyclip_locked_image, toyclip_text_phase, toyclip_wing_layers, toyitm_grammar_diagnostic, toyitm_pattern_exposure
 #     (issue 18's training diagnostics), bird_part_pixels (a pixel count), mac_parameter_check (a parameter's effect on
-#     MAC Table 2), mac_zero_shot_prompts (MAC's two zero-shot text routes on the committed tables), probe_memory
+#     MAC Table 2), mac_zero_shot_prompts (MAC's two zero-shot text routes on the committed tables),
+#     probes_pair_caption_overlap (a count: ControlledImCaps captions among the probe's training captions), probe_memory
 #     (a memory count for the paper's probe step), test_worker_threads (times tests/, not the package: the suite's two
 #     longest tests three ways, about 10 min);
 #   _common (helpers the scripts import).
