@@ -25,7 +25,7 @@ from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest,
                               compute_context, computing_libraries, dataset_fingerprint)
 from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
-                             get_logger, is_whole_number, pick_device, progress, seed_everything, string_list)
+                             get_logger, is_whole_number, isolated_torch_rng, pick_device, progress, seed_everything, string_list)
 from .cub_data import export_cub, load_cub
 from .datasets import ImageDataset, cached_world, supply_dry_data
 from .czsl import bias_sweep, bias_sweeps
@@ -446,7 +446,7 @@ def fit_composition_model(x_train, y_train, x_val, y_val, pairs, seen, attr_vect
                                    config, compute_context(device, threads))
     if use_cache and path.is_file():
         saved = torch.load(path, weights_only=False)
-        with torch.random.fork_rng(devices=[]): model = build()
+        with isolated_torch_rng(): model = build()
         model.load_state_dict(saved["state_dict"])
         return CompositionRun(model.eval(), saved["best_epoch"], saved["best_val_auc"], saved["history"])
     seed_everything(config.seed)

@@ -32,10 +32,10 @@ __all__ = ['PROFILE_THREADS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvis
            'cache_dir', 'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
            'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root',
            'figures_dir', 'tables_dir', 'check_parameter_types', 'use_profile', 'is_whole_number', 'check_seed',
-           'seed_everything', 'torch_generator', 'pick_device', 'progress', 'get_logger', 'quiet_root_logger',
-           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning',
-           'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note',
-           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+           'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress', 'get_logger',
+           'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table',
+           'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data',
+           'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -293,6 +293,26 @@ def torch_generator(seed: int, device="cpu") -> torch.Generator:
     generator = torch.Generator(device=torch.device(device))
     generator.manual_seed(seed)
     return generator
+
+# %% ../nbs/00_core.ipynb #c43f1a79
+def _has_mps() -> bool: return getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()
+
+
+@contextlib.contextmanager
+def isolated_torch_rng(seed: int | None = None):
+    """Run the block with torch seeded by `seed` (None: not reseeded); restore the caller's CPU, CUDA (every device) and
+    MPS generator states afterwards, whatever the block raised."""
+    if seed is not None and not is_whole_number(seed, 0, 2**64):
+        raise InputValidationError(f"isolated_torch_rng: seed must be a whole number in [0, 2**64) (torch's range), got {seed!r}.")
+    cuda, mps = torch.cuda.is_available(), _has_mps()
+    states = (torch.get_rng_state(), torch.cuda.get_rng_state_all() if cuda else None, torch.mps.get_rng_state() if mps else None)
+    try:
+        if seed is not None: torch.manual_seed(int(seed))
+        yield
+    finally:
+        torch.set_rng_state(states[0])
+        if cuda: torch.cuda.set_rng_state_all(states[1])
+        if mps: torch.mps.set_rng_state(states[2])
 
 # %% ../nbs/00_core.ipynb #d2e8b507
 def pick_device(device: str | torch.device = "auto") -> torch.device:

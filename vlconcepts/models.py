@@ -24,8 +24,8 @@ import torch.nn.functional as F
 
 from fastcore.basics import patch
 
-from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_logger, is_whole_number, pick_device,
-                             progress, quiet_root_logger, scratch_folder, string_list)
+from .core import (InputValidationError, ModelSpecError, VLConceptsError, get_logger, is_whole_number,
+                             isolated_torch_rng, pick_device, progress, quiet_root_logger, scratch_folder, string_list)
 
 logger = get_logger(__name__)
 
@@ -778,8 +778,7 @@ def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: i
         except RuntimeError as error:              # open_clip wraps every failed download in a RuntimeError
             if "download" not in str(error).lower(): raise
             raise _pretrained_weights_error(arch, weights, error) from error
-    with torch.random.fork_rng(devices=[]), quiet_root_logger():
-        torch.manual_seed(seed)
+    with isolated_torch_rng(seed), quiet_root_logger():
         clip = open_clip.create_model(arch, pretrained=None, device="cpu")
     if path is not None: _load_openclip_checkpoint(clip, arch, path)
     return clip.to(device)
@@ -849,8 +848,7 @@ def save_tiny_model(backend: str, directory: str | Path, seed: int = 0) -> str:
         save_file({k: v.contiguous() for k, v in clip.state_dict().items()}, str(path))
         return f"openclip:{TINY_OPENCLIP_ARCH}@{path}"
     config = tiny_test_config(backend)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    with isolated_torch_rng(seed):
         if backend == "hf-clip":
             model = CLIPModel(config)
             processor = CLIPProcessor(image_processor=CLIPImageProcessor(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32}),
@@ -1117,8 +1115,7 @@ class ViltITMModel(HFProcessorMixin, VLModel):
         n, m = len(images["pixel_values"]), len(texts)
         scores = []
         for i, t in pair_batches(n, m, batch_size, self.device):
-            with torch.random.fork_rng(devices=[]):  # ViLT shuffles its patches with torch.multinomial: fix the order
-                torch.manual_seed(0)
+            with isolated_torch_rng(0):  # ViLT shuffles its patches with torch.multinomial: fix the order
                 out = self.module(**{k: v[t] for k, v in tokens.items()}, pixel_values=images["pixel_values"][i],
                                   pixel_mask=images["pixel_mask"][i])
             scores.append(out.logits[:, 0])
@@ -1288,8 +1285,7 @@ def random_hf_model(model_class, name: str, expected_type: str, prefix: str, see
     "`model_class` built from `name`'s config with seeded random weights, and its processor (cached, else `_offline_processor`)."
     from transformers import AutoProcessor
     config = random_config(name, expected_type, prefix)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    with isolated_torch_rng(seed):
         model = model_class(config).eval()
     try: processor = AutoProcessor.from_pretrained(_hf_source(name), local_files_only=True)
     except Exception: processor = _offline_processor(config)
@@ -1302,8 +1298,7 @@ def random_sentence_encoder(name: str, device="cpu", seed: int = 0):
     from transformers import AutoModel, AutoTokenizer
     config = random_config(name, None, "sbert")
     folder = scratch_folder("vlconcepts-random-sbert-")
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    with isolated_torch_rng(seed):
         AutoModel.from_config(config).save_pretrained(folder)
     try: tokenizer = AutoTokenizer.from_pretrained(str(packaged_minilm_dir()) if name == "packaged-minilm" else _hf_source(name),
                                                    local_files_only=True)

@@ -24,7 +24,8 @@ from fastcore.basics import patch
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before open_clip)
 from .cache import code_digest, compute_context, computing_libraries, dataset_fingerprint
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_path, atomic_write,
-                             cache_dir, get_logger, is_whole_number, pick_device, progress, quiet_root_logger, seed_everything)
+                             cache_dir, get_logger, is_whole_number, isolated_torch_rng, pick_device, progress, quiet_root_logger,
+                             seed_everything)
 from .models import (OpenCLIPModel, autocast_dtype, create_openclip, did_you_mean, register_backend,
                                register_openclip_config)
 from .captions import CAPTION_KINDS, FIELD_ORDER, RELATION_PHRASES, caption_scene
@@ -1084,7 +1085,7 @@ def load_toyclip_checkpoint(path: str | Path, device="cpu", sha256: str | None =
     state = read_verified_checkpoint(path, sha256)
     try:
         name = register_toyclip_config(json.loads(state["model_config_json"]))
-        with torch.random.fork_rng(devices=[]), quiet_root_logger():
+        with isolated_torch_rng(), quiet_root_logger():
             model = open_clip.create_model(name, pretrained=None, device="cpu")
         weights = _full_state_dict(state, model)
     except (KeyError, TypeError, ValueError) as e: raise damaged_checkpoint(path, "ToyCLIP", e) from e

@@ -18,8 +18,8 @@ import torch
 from torch import nn
 
 import vlconcepts.core  # noqa: F401  (installs the guarded torchvision import before transformers)
-from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, get_logger, pick_device,
-                             progress, seed_everything)
+from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, get_logger,
+                             isolated_torch_rng, pick_device, progress, seed_everything)
 from .models import ViltITMModel, autocast_dtype, register_backend, tiny_tokenizer
 from .captions import (FIELD_ORDER, RELATION_PHRASES, caption_holds, caption_object, caption_scene, false_caption,
                                  plural)
@@ -115,8 +115,7 @@ def create_toyitm(config: dict | None = None, seed: int = 0, device="cpu", spec:
     "A freshly initialised ToyITM (`ViltForImageAndTextRetrieval`, weights seeded by `seed`) wrapped in `models.ViltITMModel`."
     from transformers import ViltConfig, ViltForImageAndTextRetrieval
     config = toyitm_config() if config is None else config
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+    with isolated_torch_rng(seed):
         model = ViltForImageAndTextRetrieval(ViltConfig(**config["vilt"]))
         stem = config.get("stem", "patch")
         if stem not in TOYITM_STEMS: raise ModelSpecError(f"ToyITM config names the image stem {stem!r}; known: {TOYITM_STEMS}.")
@@ -245,8 +244,7 @@ def itm_logits(itm: ViltITMModel, images: torch.Tensor, texts: Sequence[str], or
     "Match logits `[n]` of the aligned pairs (`images[i]`, `texts[i]`) under `itm`'s module (gradients flow)."
     if len(images) != len(texts): raise InputValidationError(f"itm_logits: {len(images)} images but {len(texts)} texts; pairs are aligned.")
     pixels, tokens = itm.pixel_inputs(images), itm.text_inputs(texts)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(order_seed)
+    with isolated_torch_rng(order_seed):
         return itm.module(**tokens, **pixels).logits[:, 0]
 
 
@@ -533,8 +531,7 @@ def hidden_states(itm: ViltITMModel, images: torch.Tensor, caption: str = NEUTRA
     "Per layer (0: the embeddings): `{'image tokens': mean of the image tokens, '[CLS]': the first text token}`, `[n, width]` each."
     itm.module.eval()
     tokens, pixels = itm.text_inputs([caption] * len(images)), itm.pixel_inputs(images.to(itm.device))
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(order_seed)
+    with isolated_torch_rng(order_seed):
         out = itm.module.vilt(**tokens, **pixels, output_hidden_states=True)
     n_text = tokens["input_ids"].shape[1]
     return [{"image tokens": h[:, n_text:].mean(1).float().cpu().numpy(), "[CLS]": h[:, 0].float().cpu().numpy()}
