@@ -82,7 +82,8 @@ check-clean: export
 #     toyclip_locked_image, toyclip_text_phase, toyclip_wing_layers, toyitm_grammar_diagnostic, toyitm_pattern_exposure
 #     (issue 18's training diagnostics), bird_part_pixels (a pixel count), mac_parameter_check (a parameter's effect on
 #     MAC Table 2), mac_zero_shot_prompts (MAC's two zero-shot text routes on the committed tables),
-#     probes_pair_caption_overlap (a count: ControlledImCaps captions among the probe's training captions), probe_memory
+#     probes_pair_caption_overlap (a count: ControlledImCaps captions among the probe's training captions),
+#     probes_imcaps_hold_out (44_probes_imcaps with and without those captions held out, two trainings), probe_memory
 #     (a memory count for the paper's probe step), test_worker_threads (times tests/, not the package: the suite's two
 #     longest tests three ways, about 10 min);
 #   _common (helpers the scripts import).

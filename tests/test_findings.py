@@ -174,9 +174,10 @@ def test_a_cause_is_stated_only_where_a_table_shows_it(tmp_path):
 def test_seed_files_decide_the_spread(tmp_path):
     "The same means, once with a wide seed spread (inconclusive) and once with a narrow one (holds)."
     two = F.finding("binding.two_object_training_does_not_help")
-    pd.DataFrame({"model": ["CLIP", "CSP", "Add", "RF"], "gen": ["32.0", "20.0", "14.0", "18.0"]}).to_csv(tmp_path / "binding_table4.csv", index=False)
+    trained = dict(zip(F.TRAINED_BINDING_MODELS, (2.0, 20.0, 14.0, 1.0, 1.5, 0.5, 18.0)))      # every fine-tuned model and CDSM
+    pd.DataFrame({"model": ["CLIP", *trained], "gen": ["32.0", *map(str, trained.values())]}).to_csv(tmp_path / "binding_table4.csv", index=False)
     seeds = lambda spread: pd.DataFrame([{"model": m, "split": "gen", "seed": s, "accuracy": mean + spread * (s - 1)}
-                                         for m, mean in (("CSP", 20.0), ("Add", 14.0), ("RF", 18.0)) for s in range(3)])
+                                         for m, mean in trained.items() for s in range(3)])
     seeds(12.0).to_csv(tmp_path / "binding_table4_seeds.csv", index=False)
     assert F.assess_finding(two, tmp_path)["holds?"] == F.INCONCLUSIVE
     seeds(0.5).to_csv(tmp_path / "binding_table4_seeds.csv", index=False)

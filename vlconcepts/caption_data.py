@@ -29,9 +29,9 @@ __all__ = ['logger', 'IMCAPS_TYPES', 'STATE_CHANGE_VERBS', 'IMCAPS_VOCAB', 'NOUN
            'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS', 'CAPTION_CORPUS_MIX', 'NEGATION_WORDS',
            'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'image_side', 'bottom_height', 'stands_on',
            'imcaps_caption_holds', 'ImCapsPair', 'differing_words', 'draw_candidate_pair', 'make_imcaps_pair',
-           'ImageCaptionPairs', 'export_controlled_imcaps', 'read_pair_records', 'load_controlled_imcaps',
-           'negated_clause', 'corpus_caption', 'caption_corpus', 'construction_shares', 'CaptionCorpus',
-           'export_captions', 'load_captions']
+           'ImageCaptionPairs', 'draw_imcaps_pairs', 'export_controlled_imcaps', 'read_pair_records',
+           'load_controlled_imcaps', 'negated_clause', 'corpus_caption', 'caption_corpus', 'construction_shares',
+           'CaptionCorpus', 'export_captions', 'load_captions']
 
 # %% ../nbs/04e_caption_data.ipynb #bca9d25f
 IMCAPS_TYPES = ("spatial-1", "spatial-2", "temporal", "verb-1", "verb-2", "adjective")
@@ -297,6 +297,16 @@ class ImageCaptionPairs:
         "The two PIL images (RGB) of pair `index` (`datasets.read_image`)."
         return tuple(read_image(path, "ControlledImCaps") for path in self.image_files[index])
 
+# %% ../nbs/04e_caption_data.ipynb #8072cd93
+def draw_imcaps_pairs(n: int | None = None, seed: int = 0, types: Sequence[str] = IMCAPS_TYPES) -> list[ImCapsPair]:
+    "The `n` checked pairs (types in turn, default 100 per type) that `export_controlled_imcaps(out, n, seed, types=types)` renders."
+    n = 100 * len(types) if n is None else int(n)
+    if n < 1: raise InputValidationError(f"n (the number of pairs) must be at least 1; got {n}.")
+    unknown = [t for t in types if t not in IMCAPS_TYPES]
+    if unknown or not types: raise InputValidationError(f"types must be a non-empty subset of {IMCAPS_TYPES}; got {list(types)}.")
+    rng = np.random.default_rng(seed)
+    return [make_imcaps_pair(rng, types[index % len(types)]) for index in progress(range(n), desc="ControlledImCaps pairs drawn", total=n)]
+
 # %% ../nbs/04e_caption_data.ipynb #07a04231
 @IMCAPS_DATASET.exports("controlled-imcaps")
 def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
@@ -304,16 +314,11 @@ def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, siz
     "Render ControlledImCaps-like pairs into folder `out` (images/, pairs.json, scenes.json); returns pairs.json."
     from PIL import Image
     size = 128 if size is None else int(size)
-    n = 100 * len(types) if n is None else int(n)
-    if n < 1: raise InputValidationError(f"n (the number of pairs) must be at least 1; got {n}.")
-    unknown = [t for t in types if t not in IMCAPS_TYPES]
-    if unknown or not types: raise InputValidationError(f"types must be a non-empty subset of {IMCAPS_TYPES}; got {list(types)}.")
+    pairs = draw_imcaps_pairs(n, seed, types)
     out = Path(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(seed)
     records, clevr_scenes = [], []
-    for index in progress(range(n), desc="ControlledImCaps pairs", total=n):
-        pair = make_imcaps_pair(rng, types[index % len(types)])
+    for index, pair in enumerate(progress(pairs, desc="ControlledImCaps pairs rendered", total=len(pairs))):
         names = [f"images/CIC_{index:04d}_{i}.png" for i in range(2)]
         images = (render_scenes(list(pair.scenes), size=size, device=device).permute(0, 2, 3, 1) * 255).round().byte().numpy()
         for name, image, scene in zip(names, images, pair.scenes):
@@ -325,7 +330,7 @@ def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, siz
             "types": list(types), "seed": seed, "image_size": size}
     with atomic_write(out / "scenes.json", "w") as f: json.dump({"info": info, "scenes": clevr_scenes}, f)
     with atomic_write(out / "pairs.json", "w") as f: json.dump({"info": info, "pairs": records}, f, indent=1)
-    logger.info(f"wrote {n} ControlledImCaps-like pairs to {out}")
+    logger.info(f"wrote {len(pairs)} ControlledImCaps-like pairs to {out}")
     return out / "pairs.json"
 
 # %% ../nbs/04e_caption_data.ipynb #cc6b3209

@@ -26,7 +26,7 @@ from torch import nn
 
 from .cache import (CacheKey, cached_activations, cached_text_features, code_digest, computing_libraries,
                               dataset_fingerprint, distributed_world)
-from .caption_data import CAPTION_CORPUS_MIX, export_captions, load_captions
+from .caption_data import CAPTION_CORPUS_MIX, draw_imcaps_pairs, export_captions, load_captions
 from .datasets import cached_world
 from .compprompts import compprompts, excluded_prompts, world_compprompts
 from .core import (InputValidationError, ModelSpecError, VLConceptsError, atomic_write, cache_dir, get_logger, pick_device,
@@ -44,9 +44,9 @@ __all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'POSITIVE_PROBE
            'bleu4', 'ProbeConfig', 'check_probe_config', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer',
            'pretrained_errors', 'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder',
            'batch_indices', 'StepBatches', 'fit', 'held_out_captions', 'remove_held_out', 'check_held_out',
-           'probe_training_captions', 'validation_split', 'TrainedProbe', 'trained_autoencoder', 'encoder_vectors',
-           'train_or_load_probe', 'usable_encoders', 'probe_predictions', 'probe_summary', 'probe_pattern',
-           'error_kind', 'error_kinds', 'prompt_word_checks']
+           'probe_training_captions', 'validation_split', 'seen_in_training', 'TrainedProbe', 'trained_autoencoder',
+           'encoder_vectors', 'train_or_load_probe', 'usable_encoders', 'probe_predictions', 'probe_summary',
+           'probe_pattern', 'error_kind', 'error_kinds', 'prompt_word_checks']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -126,6 +126,8 @@ class ProbeConfig:
     corpus_seed: int = 0             # which corpus draw (or CC3M subsample): the same captions for every probe seed
     validation_fraction: float = 0.1 # captions held out for the validation loss (the paper's 90/10 split)
     compprompts_seed: int = 0        # the CompPrompts draws whose prompts (and counterparts) are held out of training
+    imcaps_pairs: int = 300          # synthetic ControlledImCaps pairs (drawn by `imcaps_seed`) whose captions are held out (0: none)
+    imcaps_seed: int = 0             # world seed of those pairs (`caption_data.draw_imcaps_pairs`)
     steps: int = 400                 # optimiser steps
     batch_size: int = 64             # captions per optimiser step: the global batch, over all processes and micro-batches
     gradient_accumulation_steps: int = 1  # micro-batches per step (each batch_size / this captions, split over the processes)
@@ -140,18 +142,19 @@ class ProbeConfig:
     seed: int = 0                    # split, initialisation, batch order and the autoencoder's dimension shuffle
 
     def key(self) -> dict:
-        "The fields that decide the trained weights: not the decoding width, nor how a step's batch is cut into micro-batches; bf16 only when on."
+        "The fields that decide the trained weights: not the decoding width, nor how a step's batch is cut into micro-batches; bf16 and the ControlledImCaps hold-out only when on."
         skip = {"num_beams", "gradient_accumulation_steps"} | ({"mixed_precision"} if self.mixed_precision == "no" else set())
+        skip |= {"imcaps_pairs", "imcaps_seed"} if self.imcaps_pairs == 0 else set()
         key = {k: v for k, v in asdict(self).items() if k not in skip}
         return {**key, "vocabulary": "probe_vocabulary"} if self.tokenizer == "train" else key
 
 
 PAPER_PROBE_CONFIG = ProbeConfig(decoder="t5-large", tokenizer="t5-large", captions="cc3m", n_captions=0,
                                  steps=22_000, batch_size=512, optimizer="adafactor", lr=1e-3,
-                                 warmup=0, max_length=64, checkpoint_every=1000, autoencoder_steps=22_000,
+                                 warmup=0, max_length=64, checkpoint_every=1000, autoencoder_steps=22_000, imcaps_pairs=0,
                                  gradient_accumulation_steps=4)  # 512 x 64 tokens at once: >= 69 GiB (probe), >= 115 GiB (autoencoder)
 
-SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, batch_size=32,
+SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, batch_size=32, imcaps_pairs=12,
                                  d_model=32, d_ff=64, n_layers=1, n_heads=2, checkpoint_every=4, num_beams=2, max_length=16)
 
 # %% ../nbs/41_probes.ipynb #54d93f54
@@ -163,7 +166,7 @@ PROBE_CHOICES = {"optimizer": ("adamw", "adafactor"), "mixed_precision": ("no", 
 def check_probe_config(config: ProbeConfig) -> ProbeConfig:
     "`config` if its sizes are positive, its counts, seeds and warm-up not negative, its fractions in range; else a clear error."
     bad = [f"{k}={getattr(config, k)!r} (must be ≥ 1)" for k in POSITIVE_PROBE_FIELDS if getattr(config, k) < 1]
-    bad += [f"{k}={getattr(config, k)!r} (must be ≥ 0)" for k in ("n_captions", "warmup", "corpus_seed", "compprompts_seed", "seed")
+    bad += [f"{k}={getattr(config, k)!r} (must be ≥ 0)" for k in ("n_captions", "warmup", "corpus_seed", "compprompts_seed", "imcaps_pairs", "imcaps_seed", "seed")
             if getattr(config, k) < 0]
     if not 0 < config.validation_fraction < 1: bad.append(f"validation_fraction={config.validation_fraction!r} (must lie in (0, 1))")
     if not config.lr > 0: bad.append(f"lr={config.lr!r} (must be > 0)")
@@ -545,10 +548,13 @@ def fit(model: nn.Module, inputs: torch.Tensor, labels: torch.Tensor, config: Pr
 
 # %% ../nbs/41_probes.ipynb #2aa7b1ae
 @lru_cache(maxsize=4)
-def held_out_captions(seed: int = 0) -> frozenset[str]:
-    "Normalised prompts of the CompPrompts draw `seed` and of its worlds'-vocabulary draw, with their word-order counterparts: never trained on."
+def held_out_captions(seed: int = 0, imcaps_pairs: int = 0, imcaps_seed: int = 0) -> frozenset[str]:
+    """Normalised texts never trained on: the prompts of the CompPrompts draw `seed` and of its worlds'-vocabulary draw,
+    with their word-order counterparts, and the captions of the first `imcaps_pairs` synthetic ControlledImCaps pairs
+    of world seed `imcaps_seed` (none when 0)."""
     prompts = excluded_prompts(compprompts(seed=seed)) | excluded_prompts(world_compprompts(seed=seed))
-    return frozenset(normalize_caption(t) for t in prompts)
+    pairs = draw_imcaps_pairs(imcaps_pairs, imcaps_seed) if imcaps_pairs else []
+    return frozenset(normalize_caption(t) for t in [*prompts, *(caption for pair in pairs for caption in pair.captions)])
 
 
 def remove_held_out(captions: Sequence[str], held_out: set[str] | frozenset[str]) -> list[str]:
@@ -582,7 +588,8 @@ def _training_captions(config: ProbeConfig) -> tuple[str, ...]:
         if config.n_captions and config.n_captions < len(captions):
             keep = np.sort(np.random.default_rng(config.corpus_seed).choice(len(captions), config.n_captions, replace=False))
             captions = [captions[i] for i in keep]
-    return tuple(dict.fromkeys(remove_held_out(captions, held_out_captions(config.compprompts_seed))))
+    held_out = held_out_captions(config.compprompts_seed, config.imcaps_pairs, config.imcaps_seed)
+    return tuple(dict.fromkeys(remove_held_out(captions, held_out)))
 
 
 def validation_split(n: int, fraction: float, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
@@ -592,6 +599,12 @@ def validation_split(n: int, fraction: float, seed: int = 0) -> tuple[torch.Tens
     if n - k < 1: raise InputValidationError(f"{n} captions leave none for training after a {fraction:.0%} validation split.")
     order = torch.randperm(n, generator=torch.Generator().manual_seed(7_919 * seed + 17))
     return order[k:].sort().values, order[:k].sort().values
+
+# %% ../nbs/41_probes.ipynb #fd4ad711
+def seen_in_training(texts: Sequence[str], config: ProbeConfig) -> list[str]:
+    "Those of `texts` whose normalised form is among the probe's training (and validation) captions for `config`."
+    seen = {normalize_caption(c) for c in probe_training_captions(config)}
+    return [text for text in string_list(texts) if normalize_caption(text) in seen]
 
 # %% ../nbs/41_probes.ipynb #9cd707b9
 @dataclass
@@ -831,7 +844,8 @@ def error_kind(prompt: str, prediction: str) -> str:
 
 
 def error_kinds(predictions: pd.DataFrame, cells) -> pd.DataFrame:
-    "Long rows (encoder[, seed], cell, kind, value): % of each of `cells`' prompts per `ERROR_KINDS`, and 'article or words added'."
+    """Long rows (encoder[, seed], cell, kind, value, n): % of each of `cells`' `n` prompts per `ERROR_KINDS`, and 'article or
+    words added' (`n`, the prompts behind a share, lets the findings page refuse a verdict on too few)."""
     cells = list(dict.fromkeys(cells))
     part = predictions[predictions.cell.isin(cells)]
     if part.empty: raise InputValidationError(f"error_kinds: no predictions in the cells {list(cells)}.")
@@ -841,7 +855,8 @@ def error_kinds(predictions: pd.DataFrame, cells) -> pd.DataFrame:
     shares["article or words added"] = shares["article only"] + shares["words added"]
     shares.columns.name = "kind"
     order = {cell: i for i, cell in enumerate(cells)}                 # rows in the order of `cells`
-    return shares.stack().rename("value").reset_index().sort_values("cell", key=lambda c: c.map(order), kind="stable", ignore_index=True)
+    long = shares.stack().rename("value").reset_index().merge(part.groupby(keys).size().rename("n").reset_index(), on=keys)
+    return long.sort_values("cell", key=lambda c: c.map(order), kind="stable", ignore_index=True)
 
 # %% ../nbs/41_probes.ipynb #758e2ad8
 def prompt_word_checks(encoder_spec: str, prompts: pd.DataFrame, device: str = "auto") -> pd.DataFrame:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,8 @@ def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", d
     if not isinstance(long, pd.DataFrame): raise InputValidationError(f"mean_se: expected a long DataFrame, got a {type(long).__name__}.")
     missing = [c for c in (index, column, value) if c not in long.columns]
     if missing: raise InputValidationError(f"mean_se: no column {missing} in the table; it has {list(long.columns)}.")
+    if unlabelled := [c for c in (index, column) if long[c].isna().any()]:
+        raise InputValidationError(f"mean_se: the label column(s) {unlabelled} have blank (NaN) rows; name every row's {index} and {column}.")
     numbers = pd.to_numeric(long[value].map(lambda v: np.nan if isinstance(v, str) else v), errors="coerce")
     if len(bad := long[(numbers.isna() & long[value].notna()) | np.isinf(numbers)]):
         raise InputValidationError(f"mean_se: {value!r} is {bad[value].tolist()[0]!r} for {index} {bad[index].iloc[0]!r}, {column} "
@@ -72,6 +75,6 @@ def save_seed_values(long: pd.DataFrame, name: str) -> Path:
 
 def read_seed_values(name: str, folder: Path | None = None) -> pd.DataFrame:
     "The per-seed table written by `save_seed_values` (from `folder`, default `tables/`)."
-    path = (folder or tables_dir()) / f"{name}_seeds.csv"
+    path = (Path(folder) if folder else tables_dir()) / f"{name}_seeds.csv"
     if not path.exists(): raise InputValidationError(f"No per-seed values at {path}: run the experiment that writes {name!r}.")
     return pd.read_csv(path)
