@@ -318,3 +318,53 @@ def test_a_backends_own_error_names_the_spec_and_the_backend(tmp_path):
         assert isinstance(error.value.__cause__, FileNotFoundError)
     finally:
         _BACKENDS.pop("bag", None)
+
+
+def test_quick_gelu_tag_in_a_folder_named_like_it_keeps_the_callers_rng(tmp_path, monkeypatch):
+    "A tag trained with QuickGELU (as OpenAI's are) builds QuickGELU, stays a tag beside a folder of its name, and draws no caller RNG."
+    import warnings
+    from open_clip import pretrained
+    from vlconcepts.models import absolute_spec, create_openclip
+    torch.save(create_openclip(TINY_OPENCLIP_ARCH, seed=3).state_dict(), tmp_path / "weights.pt")
+    monkeypatch.setitem(pretrained._PRETRAINED, TINY_OPENCLIP_ARCH,
+                        {"fake_openai": pretrained._pcfg(file=str(tmp_path / "weights.pt"), quick_gelu=True)})
+    (tmp_path / "fake_openai").mkdir(); (tmp_path / "random").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for spec in (f"openclip:{TINY_OPENCLIP_ARCH}@fake_openai", f"openclip:{TINY_OPENCLIP_ARCH}@random"):
+        assert absolute_spec(spec) == spec
+    state = torch.get_rng_state()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = load_model(f"openclip:{TINY_OPENCLIP_ARCH}@fake_openai", device="cpu")
+    assert torch.equal(torch.get_rng_state(), state)
+    assert not [w for w in caught if "QuickGELU" in str(w.message)]
+    assert {type(m).__name__ for m in model.module.modules() if "GELU" in type(m).__name__} == {"QuickGELU"}
+    assert model.model_config["force_quick_gelu"] is True
+
+
+def test_fingerprint_notices_new_data_under_the_same_parameter(tiny_spec):
+    model = load_model(tiny_spec, device="cpu")
+    before, proj = model.fingerprint, model.module.visual.proj
+    kept = proj.data
+    proj.data = kept * 2                                   # same Parameter object, same version counter
+    assert model.fingerprint != before
+    proj.data = kept
+    assert model.fingerprint == before
+
+
+def test_saved_hf_folder_at_random_by_absolute_or_relative_path(tmp_path, monkeypatch):
+    from vlconcepts.models import absolute_spec
+    save_tiny_model("hf-vilt", tmp_path / "vilt")
+    monkeypatch.chdir(tmp_path)
+    assert absolute_spec("hf-vilt:./vilt@random") == f"hf-vilt:{(tmp_path / 'vilt').resolve()}@random"
+    pixels = torch.rand(1, 3, 32, 32, generator=torch.Generator().manual_seed(0))
+    scores = [load_model(f"hf-vilt:{rest}@random", device="cpu").match_scores(pixels, ["a red cube"])
+              for rest in (tmp_path / "vilt", "./vilt", "vilt")]
+    assert torch.equal(scores[0], scores[1]) and torch.equal(scores[0], scores[2])
+
+
+@pytest.mark.parametrize("prefix", ["my model", "my\tmodel", " pad", "a:b"])
+def test_backend_prefixes_with_spaces_or_colons_are_refused(prefix):
+    from vlconcepts.models import register_backend
+    with pytest.raises(ModelSpecError, match="without ':' or spaces"):
+        register_backend(prefix)

@@ -36,12 +36,12 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'check_hook_output',
            'check_feature_widths', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
-           'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'create_openclip', 'load_openclip',
-           'tiny_tokenizer', 'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
-           'encode_text_embeddings', 'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin',
-           'HFCLIPModel', 'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
-           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config',
-           'random_hf_model', 'random_sentence_encoder']
+           'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'openclip_build_config',
+           'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'has_image_tokens',
+           'has_openclip_text_tower', 'openclip_text_tower', 'encode_text_embeddings', 'prompt_length',
+           'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip',
+           'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
+           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -53,8 +53,10 @@ SPEC_EXAMPLES = ("openclip:ViT-B-32@random", "openclip:ViT-B-32@openai", "opencl
 
 def register_backend(prefix: str):
     "Decorator: register `loader(rest_of_spec, device) -> VLModel` as the backend for specs `'<prefix>:…'`."
-    if not isinstance(prefix, str) or not prefix or ":" in prefix or prefix != prefix.strip():
-        raise ModelSpecError(f"Backend prefix {prefix!r} is invalid: use a non-empty name without ':' or spaces.")
+    if not isinstance(prefix, str) or not prefix or ":" in prefix or any(c.isspace() for c in prefix):
+        words = prefix.replace(":", " ").split() if isinstance(prefix, str) else []
+        raise ModelSpecError(f"Backend prefix {prefix!r} is invalid: use a non-empty name without ':' or spaces, "
+                             f"e.g. {'-'.join(words) or 'my-model'!r}.")
     def decorator(loader: Callable) -> Callable:
         if prefix in _BACKENDS and _BACKENDS[prefix] is not loader:
             logger.debug(f"backend '{prefix}' re-registered ({_BACKENDS[prefix].__qualname__} -> {loader.__qualname__})")
@@ -480,7 +482,7 @@ def match_scores(self: VLModel, images, texts: Sequence[str], batch_size: int = 
 def fingerprint(self: VLModel) -> str:
     "Stable hex digest of spec + class + configuration + code (`model_code`) + every weight; recomputed when a weight changes in place."
     state = self.module.state_dict(keep_vars=True)
-    key = tuple((name, id(t), t._version) for name, t in state.items() if isinstance(t, torch.Tensor))
+    key = tuple((name, id(t), t._version, t.data_ptr(), t.dtype) for name, t in state.items() if isinstance(t, torch.Tensor))
     if self._fingerprint is None or key != self._fingerprint_key:
         digest = hashlib.blake2b(digest_size=20)
         digest.update(f"{self.spec}|{type(self).__name__}|{self.kind}|{self._fingerprint_extra()}|".encode())
@@ -546,6 +548,16 @@ def _target_size(size) -> tuple[int, int]:
     return (int(size), int(size)) if isinstance(size, (int, float)) else (int(size[0]), int(size[1]))
 
 
+def _resized_size(h: int, w: int, size, resize_mode: str) -> tuple[int, int]:
+    "The `(height, width)` open_clip's eval transform resizes an `h × w` image to, before its crop or pad, computed as it does."
+    th, tw = _target_size(size)
+    if resize_mode == "squash": return th, tw
+    if resize_mode == "shortest" and th == tw:  # torchvision Resize(int): shorter side -> size, longer side floored
+        return (th, int(th * w / h)) if h <= w else (int(tw * h / w), tw)
+    ratio = max(h / th, w / tw) if resize_mode == "longest" else min(h / th, w / tw)   # ResizeKeepRatio: one ratio, divided
+    return max(1, round(h / ratio)), max(1, round(w / ratio))
+
+
 def preprocess_pixels(pixels, size, mean, std, resize_mode: str = "shortest", interpolation: str = "bicubic",
                       fill_color: int = 0) -> torch.Tensor:
     "open_clip's eval transform in torch: raw pixels in [0,1] (`[n,3,H,W]` or list of `[3,H,W]`) → normalised `[n,3,h,w]`."
@@ -555,12 +567,7 @@ def preprocess_pixels(pixels, size, mean, std, resize_mode: str = "shortest", in
     h, w = pixels.shape[-2:]
     if resize_mode not in ("shortest", "longest", "squash"):
         raise InputValidationError(f"resize_mode must be 'shortest', 'longest' or 'squash', got {resize_mode!r}.")
-    if resize_mode == "squash": new_h, new_w = th, tw
-    elif resize_mode == "shortest" and th == tw:  # torchvision Resize(int): shorter side -> size, longer side floored
-        new_h, new_w = (th, int(th * w / h)) if h <= w else (int(tw * h / w), tw)
-    else:
-        scale = max(th / h, tw / w) if resize_mode == "shortest" else min(th / h, tw / w)
-        new_h, new_w = max(1, round(h * scale)), max(1, round(w * scale))
+    new_h, new_w = _resized_size(h, w, (th, tw), resize_mode)
     if (new_h, new_w) != (h, w):
         mode = {"bicubic": "bicubic", "bilinear": "bilinear", "nearest": "nearest", "random": "bicubic"}.get(interpolation)
         if mode is None: raise InputValidationError(f"Unknown interpolation {interpolation!r}.")
@@ -639,18 +646,30 @@ def tiny_test_config(backend: str = "openclip"):
                                              image_size=32, patch_size=8, initializer_range=0.2),
                           projection_dim=16, image_text_hidden_size=32)
 
+# %% ../nbs/01_models.ipynb #0215d2fc
+def _openclip_embed_dim(clip, model_config: dict | None = None) -> int | None:
+    "The joint width of an open_clip model: its towers' output widths (`CLIP`, `CustomTextCLIP`), else its config's `embed_dim`."
+    width = getattr(clip, "embed_dim", None)
+    for tower in (getattr(clip, "visual", None), getattr(clip, "text", None)): width = width or getattr(tower, "output_dim", None)
+    projection = getattr(clip, "text_projection", None)
+    if not width and isinstance(projection, torch.nn.Linear): width = projection.out_features
+    elif not width and isinstance(projection, torch.Tensor): width = projection.shape[-1]
+    width = width or ((model_config or {}).get("model_cfg") or {}).get("embed_dim")
+    return int(width) if width else None
+
 # %% ../nbs/01_models.ipynb #4faf53e8
 class OpenCLIPModel(DualEncoderModel):
-    "A dual encoder created by open_clip, with its tokenizer and its own preprocessing config."
-    def __init__(self, clip, tokenizer, spec: str, device="cpu", preprocess_cfg: dict | None = None):
+    """A dual encoder created by open_clip, with its tokenizer and its own preprocessing config; `model_config`, what it was
+    built from (`openclip_build_config`: the open_clip config, QuickGELU forced or not), goes into its fingerprint."""
+    def __init__(self, clip, tokenizer, spec: str, device="cpu", preprocess_cfg: dict | None = None, model_config: dict | None = None):
         import open_clip
         super().__init__(clip, spec, device)
-        self.tokenizer = tokenizer
+        self.tokenizer, self.model_config = tokenizer, model_config
         cfg = {"size": 224, "mean": open_clip.OPENAI_DATASET_MEAN, "std": open_clip.OPENAI_DATASET_STD,
                "resize_mode": "shortest", "interpolation": "bicubic", "fill_color": 0}
         cfg.update(preprocess_cfg if preprocess_cfg is not None else open_clip.get_model_preprocess_cfg(clip))
         self.preprocess_cfg = {k: cfg[k] for k in ("size", "mean", "std", "resize_mode", "interpolation", "fill_color")}
-        self.embed_dim = int(getattr(clip, "embed_dim", None) or clip.text_projection.shape[-1])
+        self.embed_dim = _openclip_embed_dim(clip, model_config)
 
     @property
     def logit_scale(self) -> float:
@@ -680,18 +699,22 @@ class OpenCLIPModel(DualEncoderModel):
         return self.module.encode_text(self.tokenize(texts).to(self.device))
 
     def _fingerprint_extra(self):
-        "Preprocessing, context length and, for a transformers tokenizer (open_clip's `HFTokenizer`), all of it (`tokenizer_digest`)."
+        """Preprocessing, context length, the config it was built from (`model_config`: activation, pooling, tokenizer settings)
+        and, for a transformers tokenizer (open_clip's `HFTokenizer`), all of it (`tokenizer_digest`)."""
         hf_tokenizer = getattr(self.tokenizer, "tokenizer", None)      # open_clip's own BPE is named by open_clip's version
         whole = f"|tokenizer={tokenizer_digest(hf_tokenizer)}" if hf_tokenizer is not None else ""
-        return json.dumps(self.preprocess_cfg, sort_keys=True, default=str) + f"|ctx={getattr(self.tokenizer, 'context_length', None)}" + whole
+        built = f"|built={json.dumps(self.model_config, sort_keys=True, default=str)}" if self.model_config is not None else ""
+        return (json.dumps(self.preprocess_cfg, sort_keys=True, default=str) + f"|ctx={getattr(self.tokenizer, 'context_length', None)}"
+                + whole + built)
 
 # %% ../nbs/01_models.ipynb #670b61fb
 _CHECKPOINT_SUFFIXES = (".pt", ".pth", ".bin", ".safetensors", ".ckpt", ".npz")
 
 
 def _looks_like_path(text: str) -> bool:
+    "Whether `text` after '@' names a checkpoint file: path-like, a checkpoint suffix, or an existing file (not a folder)."
     return (text.startswith(("/", "./", "../", "~")) or os.sep in text or text.lower().endswith(_CHECKPOINT_SUFFIXES)
-            or Path(text).expanduser().exists())
+            or Path(text).expanduser().is_file())
 
 
 def _ensure_openclip_arch(arch: str):
@@ -718,13 +741,32 @@ def _load_openclip_checkpoint(clip, arch: str, path: Path):
                              "safetensors for exactly this architecture.") from e
 
 # %% ../nbs/01_models.ipynb #50e1dd97
+def _existing_under(text: str, base: Path, file_only: bool = False) -> Path | None:
+    "`base / text` resolved where `text` is a relative path naming an existing file (or, unless `file_only`, folder) there."
+    path = Path(text).expanduser()
+    if not text or path.is_absolute(): return None
+    found = base / path
+    return found.resolve() if (found.is_file() if file_only else found.exists()) else None
+
+
 def absolute_spec(spec: str, base: str | Path | None = None) -> str:
-    "`spec` with a relative weights path (after '@', or the whole rest) that exists under `base` (default: cwd) made absolute."
+    """`spec` with a relative path that exists under `base` (default: cwd) made absolute: the weights after '@' (open_clip: a
+    file, not `random` or a tag of the architecture), the whole rest, or the folder before '@random' (not an architecture)."""
     prefix, rest = parse_spec(spec)
+    base, openclip = Path(base or Path.cwd()), prefix == "openclip"
     head, at, tail = rest.rpartition("@") if "@" in rest else ("", "", rest)
-    path, base = Path(tail).expanduser(), Path(base or Path.cwd())
-    if path.is_absolute() or tail == "default" or not (base / path).exists() or not _looks_like_path(str(base / path)): return spec.strip()
-    return f"{prefix}:{head}{at}{(base / path).resolve()}"
+    if tail == "random":                                   # `<folder>@random`: the folder's config, random weights
+        found = None if openclip else _existing_under(head, base)
+        return f"{prefix}:{found}@random" if found else spec.strip()
+    if tail == "default" or openclip and tail in _openclip_tags(head): return spec.strip()
+    found = _existing_under(tail, base, file_only=openclip)   # an open_clip checkpoint is a file
+    return f"{prefix}:{head}{at}{found}" if found else spec.strip()
+
+
+def _openclip_tags(arch: str) -> list[str]:
+    "open_clip's pretrained tags of `arch` (none for an architecture it does not know)."
+    import open_clip
+    return open_clip.list_pretrained_tags_by_model(arch)
 
 # %% ../nbs/01_models.ipynb #61e42480
 def offline_settings() -> list[str]:
@@ -759,22 +801,45 @@ def hub_cache_only():
     try: yield
     finally: hub_constants.HF_HUB_OFFLINE = saved
 
+# %% ../nbs/01_models.ipynb #370cf0c8
+def _openclip_weights(arch: str, weights: str | None) -> tuple[str, Path | None]:
+    """What follows `openclip:<arch>@`: `('random', None)` (nothing, or 'random'), `('tag', None)` (a pretrained tag of `arch`,
+    even where a file or folder of that name stands here) or `('file', path)`; a `ModelSpecError` saying why not otherwise."""
+    import open_clip
+    if not weights or weights == "random": return "random", None
+    tags = open_clip.list_pretrained_tags_by_model(arch)
+    if weights in tags: return "tag", None
+    if not _looks_like_path(weights):
+        raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}.{did_you_mean(weights, tags)} "
+                             f"Its known tags: {tags or 'none'}.")
+    path = Path(weights).expanduser()
+    if not path.is_file():
+        what = "is a folder, not a checkpoint file" if path.is_dir() else "not found"
+        raise ModelSpecError(f"Checkpoint file {what}: {path.resolve()} (from spec 'openclip:{arch}@{weights}'). "
+                             "Give the path of a .pt/.bin/.safetensors file, or one of open_clip's pretrained tags.")
+    return "file", path
+
+
+def openclip_build_config(arch: str, weights: str | None = None) -> dict:
+    """What `create_openclip(arch, weights)` builds: `arch`'s open_clip config (`model_cfg`) and whether QuickGELU is forced
+    because a pretrained tag was trained with it (`force_quick_gelu`). `OpenCLIPModel` puts it into the fingerprint."""
+    import open_clip
+    tag = _openclip_weights(arch, weights)[0] == "tag"
+    return {"model_cfg": open_clip.get_model_config(arch),
+            "force_quick_gelu": tag and bool(open_clip.get_pretrained_cfg(arch, weights).get("quick_gelu", False))}
+
 # %% ../nbs/01_models.ipynb #31cf49d3
 def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: int = 0):
-    "An open_clip model of `arch`: random init (seeded) without `weights`, else a pretrained tag or a checkpoint path."
+    """An open_clip model of `arch`: random init (seeded) without `weights` (or 'random'), else a pretrained tag (QuickGELU where
+    the tag was trained with it) or a checkpoint path. The caller's random state is left as it was."""
     import open_clip
     _ensure_openclip_arch(arch)
-    path = Path(weights).expanduser() if weights and _looks_like_path(weights) else None
-    if path is not None and not path.is_file():
-        raise ModelSpecError(f"Checkpoint file not found: {path.resolve()} (from spec 'openclip:{arch}@{weights}'). "
-                             "Give the path of a .pt/.bin/.safetensors file, or one of open_clip's pretrained tags.")
-    if weights and path is None:
-        tags = open_clip.list_pretrained_tags_by_model(arch)
-        if weights not in tags:
-            raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}.{did_you_mean(weights, tags)} "
-                                 f"Its known tags: {tags or 'none'}.")
+    kind, path = _openclip_weights(arch, weights)
+    if kind == "tag":
+        quick_gelu = openclip_build_config(arch, weights)["force_quick_gelu"]
         try:
-            with quiet_root_logger(logging.CRITICAL): return open_clip.create_model(arch, pretrained=weights, device=device)
+            with isolated_torch_rng(), quiet_root_logger(logging.CRITICAL):   # the init before the weights draws from torch's RNG
+                return open_clip.create_model(arch, pretrained=weights, device=device, force_quick_gelu=quick_gelu)
         except RuntimeError as error:              # open_clip wraps every failed download in a RuntimeError
             if "download" not in str(error).lower(): raise
             raise _pretrained_weights_error(arch, weights, error) from error
@@ -797,14 +862,14 @@ def load_openclip(rest: str, device) -> OpenCLIPModel:
     if weights == "random":                            # the dry profile's form: the architecture, no weights, nothing downloaded
         try:
             with hub_cache_only(): return OpenCLIPModel(create_openclip(arch, None, device=device), open_clip.get_tokenizer(arch),
-                                                        f"openclip:{rest}", device)
+                                                        f"openclip:{rest}", device, model_config=openclip_build_config(arch))
         except OSError as e:                           # transformers: a text tower's files are not in the hub cache
             name = (open_clip.get_model_config(arch) or {}).get("text_cfg", {}).get("hf_model_name") or arch
             raise ModelSpecError(f"'openclip:{rest}' is built from this machine only, and {name}'s config or tokenizer is not in the "
                                  f"Hugging Face cache. Pre-cache it on a machine with internet (`hf download {name}`) and copy the "
                                  f"cache here. (transformers: {str(e).splitlines()[0][:160]})") from e
     clip = create_openclip(arch, weights, device=device)
-    return OpenCLIPModel(clip, open_clip.get_tokenizer(arch), f"openclip:{rest}", device)
+    return OpenCLIPModel(clip, open_clip.get_tokenizer(arch), f"openclip:{rest}", device, model_config=openclip_build_config(arch, weights))
 
 # %% ../nbs/01_models.ipynb #5996efec
 _TINY_WORDS = ("a an the photo picture image of and with on in left right above below behind front to is are there "
@@ -967,19 +1032,24 @@ def prompt_length(clip, token_ids: torch.Tensor) -> int:
     causal = getattr(clip, "attn_mask", None) is not None and getattr(clip, "text_pool_type", "argmax") == "argmax"
     return int(token_ids.argmax(-1).max()) + 1 if causal else token_ids.shape[-1]
 
-
+# %% ../nbs/01_models.ipynb #f1da11d5
 def word_token_embeddings(clip, tokenizer, words: Sequence[str]) -> torch.Tensor:
     "`[n, width]`: each word's mean token embedding, its start- and end-of-text tokens left out (as CSP and the MAC release do)."
     table = openclip_text_tower(clip).token_embedding.weight
     rows = []
-    for word in words:
+    for index, word in enumerate(string_list(words, "words")):
         ids = tokenizer([word])[0]
-        rows.append(table[ids[1:int(ids.argmax())].to(table.device)].detach().float().mean(0))  # end of text: the largest id
-    return torch.stack(rows)
+        tokens = ids[1:int(ids.argmax())]                                  # end of text: the largest id
+        if not len(tokens):
+            raise InputValidationError(f"word_token_embeddings: words[{index}] = {word!r} has no tokens (empty or only spaces), so it "
+                                       "has no mean token embedding; give each word as visible text, e.g. 'red'.")
+        rows.append(table[tokens.to(table.device)].detach().float().mean(0))
+    return torch.stack(rows) if rows else torch.empty(0, table.shape[1])
 
 # %% ../nbs/01_models.ipynb #e822c34a
 def _hf_source(rest: str) -> str:
-    "A hub id or an existing local directory; a path-like `rest` that does not exist raises ModelSpecError naming it."
+    "A hub id or an existing local directory (`@random` kept after either); a path-like `rest` that does not exist: ModelSpecError."
+    if rest.endswith("@random"): return _hf_source(rest[:-len("@random")]) + "@random"   # the folder is what comes before
     if rest.startswith(("/", "./", "../", "~", ".\\")) or Path(rest).expanduser().exists():  # hub ids are 'org/name'
         path = Path(rest).expanduser()
         if not path.is_dir():
@@ -1200,14 +1270,14 @@ class SentenceEncoderModel(VLModel):
         return self.module.tokenize(string_list(texts))["input_ids"]
 
     def _text_features(self, texts):
-        return self.module.encode(texts, batch_size=len(texts), convert_to_tensor=True, show_progress_bar=False,
-                                  normalize_embeddings=True)
+        return self.module.encode(texts, batch_size=len(texts), convert_to_tensor=True, show_progress_bar=False, normalize_embeddings=True)
 
     def _fingerprint_extra(self):
-        "Sequence length, the pipeline's modules with their settings (pooling mode, normalisation) and the tokenizer."
+        "Sequence length, the pipeline's modules and settings (pooling, normalisation), each transformer's config, the tokenizer."
         pipeline = [(type(m).__name__, m.get_config_dict() if hasattr(m, "get_config_dict") else {}) for m in self.module]
+        configs = _config_digest(*(m.auto_model.config for m in self.module if hasattr(m, "auto_model")))   # hidden_act, …
         return (f"max_seq_length={self.module.max_seq_length}|pipeline={json.dumps(pipeline, sort_keys=True, default=str)}"
-                f"|tokenizer={tokenizer_digest(self.module.tokenizer)}")
+                f"|configs={configs}|tokenizer={tokenizer_digest(self.module.tokenizer)}")
 
 
 def packaged_minilm_dir() -> Path:
@@ -1252,11 +1322,16 @@ def random_config(name: str, expected_type: str | None, prefix: str):
     from transformers import CONFIG_MAPPING, AutoConfig
     source = str(packaged_minilm_dir()) if name == "packaged-minilm" else _hf_source(name)
     try: config = AutoConfig.from_pretrained(source, local_files_only=True)    # the hub cache, never the network
-    except Exception:
+    except Exception as e:
+        if Path(source).is_dir():                                              # a folder's own config.json is broken: say so
+            raise ModelSpecError(f"'{prefix}:{name}@random': {Path(source).resolve() / 'config.json'} could not be read as a "
+                                 f"transformers config ({type(e).__name__}: {str(e)[:300]}). Fix or rewrite that file "
+                                 "(model.config.save_pretrained(folder) writes a valid one).") from e
         if name not in RANDOM_ARCHITECTURES:
             raise ModelSpecError(f"'{prefix}:{name}@random': no config of {name!r} here (not a local folder, not in the Hugging "
                                  f"Face cache) and no built-in architecture for it (built in: {sorted(RANDOM_ARCHITECTURES)}). "
-                                 f"Pre-cache its config (`hf download {name} config.json`) or give a folder holding config.json.") from None
+                                 f"Pre-cache its config (`hf download {name} config.json`) or give a folder holding config.json. "
+                                 f"(transformers: {type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''})") from e
         model_type, arguments = RANDOM_ARCHITECTURES[name]
         config = CONFIG_MAPPING[model_type](**arguments)
     if expected_type is not None and config.model_type != expected_type:
