@@ -176,7 +176,9 @@ last digit. Mean ± sd over seeds 0-2 of the world-recognition mean, and the bir
 - clip-2k (the release's recipe): 0.730 ± 0.003; 0.39 / 0.46 / 0.19;
 - clip-2k-edit-negatives: 0.731 ± 0.005; 0.36 / 0.46 / 0.21;
 - clip-2k-part-swap-negatives: 0.724 ± 0.003; 0.36 / 0.43 / 0.21.
-Neither arm meets (a) (+0.001 against a spread of 0.005; -0.006), so nothing is adopted and (b) was not measured. The
+Neither arm meets (a) (+0.001 against a spread of 0.005; -0.006), so nothing is adopted and (b) was not measured.
+(Measured before 2026-12-01, when drawing the edits also redrew the later scenes' true captions; the edits now have
+their own generator, so a re-run would differ from the control in its negatives only. Not re-measured.) The
 attribute kinds did not move either (material 0.71 / 0.70 / 0.70, state 0.64 / 0.65 / 0.65). A negative that names
 another part's colour beside every bird caption, at every step, does not make this CLIP bind a colour to its part at the
 release's compute; the text-only negatives cost 20% more time per step on the GPU.

@@ -139,6 +139,19 @@ def test_a_changed_config_does_not_resume_silently(tmp_path):
         train_toyitm(other, tmp_path / "run", device="cpu")
 
 
+def test_a_changed_checkpoint_is_neither_resumed_nor_exported(tmp_path):
+    "A checkpoint whose bytes changed after its save (its digest beside it no longer matches) is refused by resume and export alike."
+    from vlconcepts.core import ModelSpecError
+    from vlconcepts.toyitm import export_release
+    checkpoint = train_toyitm(SMOKE, tmp_path / "run", device="cpu", stop_at_step=2).checkpoint
+    data = bytearray(checkpoint.read_bytes()); data[-200] ^= 0xFF; checkpoint.write_bytes(bytes(data))
+    with pytest.raises(ModelSpecError, match="SHA-256 mismatch for ToyITM checkpoint"):
+        train_toyitm(SMOKE, tmp_path / "run", device="cpu")
+    with pytest.raises(ModelSpecError, match="SHA-256 mismatch for ToyITM checkpoint"):
+        export_release(checkpoint, tmp_path / "release")
+    assert not (tmp_path / "release").exists()
+
+
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 def test_toyitm_trains_with_mixed_precision_on_cuda_and_resumes(tmp_path):
     assert autocast_dtype(torch.device("cuda")) is not None

@@ -5,6 +5,7 @@
 # %% ../nbs/05_toyclip.ipynb #7c7094a3
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -35,9 +36,10 @@ from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RELATIONS, RENDER_VERSION, p
 from .attribute_object_data import attribute_world_vocab
 from .cub_data import CUB_GROUPS
 from .datasets import WORLD_MODULES
-from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_OBJECT_COUNTS,
-                                      DEFAULT_MIXTURE, OBJECT_COUNT_CHOICES, PART_COLOUR_GROUPS, WorldScene, attribute_caption_pair,
-                                      bird_caption_pair, check_mixture, check_shares, finite_number, mixture_captioner, render_mixture_pool)
+from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_CLASS_TEMPLATE, BIRD_GROUP_WORDS,
+                                      CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, OBJECT_COUNT_CHOICES, PART_COLOUR_GROUPS, WorldScene,
+                                      attribute_form, bird_class_words, check_mixture, check_shares, finite_number, mixture_captioner,
+                                      named_attribute_words, render_mixture_pool, swap_one_word)
 
 logger = get_logger(__name__)
 
@@ -49,19 +51,20 @@ __all__ = ['logger', 'CLIP_VOCAB_SIZE', 'DEFAULT_MODEL_NAME', 'HARD_NEGATIVES', 
            'ACCURACY_BARS', 'toyclip_config', 'toyclip_model_name', 'register_toyclip_config', 'create_toyclip',
            'normalize_images', 'clip_forward', 'unique_caption_indices', 'ScenePool', 'to_uint8', 'sample_rows',
            'sample_batch', 'cosine_lr', 'parameter_groups', 'contrastive_step', 'hard_negative_clip_loss',
-           'weight_table', 'check_config_numbers', 'warn_long_warmup', 'TrainingConfig', 'weighted_choice',
-           'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner', 'world_theme',
-           'hard_negative_captioner', 'sha256_of', 'sha256_sidecar', 'pending_sidecar', 'save_checkpoint',
-           'missing_checkpoint_error', 'read_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts',
-           'training_rows', 'training_batch', 'toyclip_step', 'pool_index', 'encode_pool', 'text_phase_step',
-           'resume_training', 'train_toyclip', 'run_folder', 'code_stamped', 'caption', 'clip_scores', 'eval_scenes',
-           'single_object_accuracy', 'binding_candidates', 'candidate_scores', 'binding_accuracy',
-           'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size', 'world_recognition',
-           'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
+           'weight_table', 'check_config_numbers', 'warn_long_warmup', 'check_current_versions', 'TrainingConfig',
+           'weighted_choice', 'world_captioner', 'render_world_pool', 'color_theme', 'material_captioner',
+           'world_theme', 'caption_and_edit', 'hard_negative_captioner', 'sha256_of', 'sha256_sidecar',
+           'pending_sidecar', 'save_checkpoint', 'missing_checkpoint_error', 'read_checkpoint', 'verify_sha256',
+           'is_sha256', 'read_verified_checkpoint', 'TrainingRun', 'TrainingParts', 'training_parts', 'long_captions',
+           'warn_long_captions', 'training_rows', 'training_batch', 'toyclip_step', 'pool_index', 'encode_pool',
+           'text_phase_step', 'resume_training', 'train_toyclip', 'run_folder', 'code_stamped', 'caption',
+           'clip_scores', 'eval_scenes', 'single_object_accuracy', 'binding_candidates', 'candidate_scores',
+           'binding_accuracy', 'relational_candidates', 'relational_accuracy', 'recognition_task', 'model_image_size',
+           'world_recognition', 'missed_world_bars', 'shown_colour_errors', 'part_colour_predictions', 'probe_accuracy',
            'part_colour_readouts', 'part_colour_probe', 'prompt_ceiling_accuracy', 'evaluate_zero_shot',
-           'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'verify_sha256',
-           'read_verified_checkpoint', 'damaged_checkpoint', 'load_toyclip_checkpoint', 'assets_dir',
-           'packaged_release', 'default_checkpoint', 'release_path', 'load_toyclip_model', 'untrained_words']
+           'world_eval_fn', 'missed_bars', 'trained_token_ids', 'release_state', 'export_release', 'damaged_checkpoint',
+           'load_toyclip_checkpoint', 'assets_dir', 'packaged_release', 'default_checkpoint', 'release_path',
+           'load_toyclip_model', 'untrained_words']
 
 # %% ../nbs/05_toyclip.ipynb #6ac46ae5
 CLIP_VOCAB_SIZE = 49408  # open_clip's BPE tokenizer (`SimpleTokenizer`)
@@ -148,7 +151,9 @@ def clip_forward(model, images: torch.Tensor, tokens: torch.Tensor) -> tuple[tor
 
 # %% ../nbs/05_toyclip.ipynb #ead3e59f
 def unique_caption_indices(captions: Sequence[str], limit: int | None = None) -> list[int]:
-    "Positions of the first occurrence of each distinct caption, in order, at most `limit` of them."
+    "Positions of the first occurrence of each distinct caption, in order, at most `limit` of them (`None`: all; else ≥ 1)."
+    if limit is not None and not is_whole_number(limit, 1):
+        raise InputValidationError(f"unique_caption_indices: limit must be None (every distinct caption) or an integer ≥ 1, got {limit!r}.")
     seen, keep = set(), []
     for i, text in enumerate(captions):
         if text in seen: continue
@@ -182,6 +187,8 @@ def sample_rows(pool: ScenePool, captioner: Callable, rng: np.random.Generator, 
                 candidates_per_slot: int = 3, among: Sequence[int] | None = None) -> tuple[torch.Tensor, list[str]]:
     "A training batch from `pool` (or its scenes `among`): the rows of its scenes and one caption each, no caption twice."
     if batch_size < 2: raise InputValidationError(f"batch_size must be at least 2 for a contrastive loss, got {batch_size}.")
+    if not is_whole_number(candidates_per_slot, 1): raise InputValidationError(f"sample_rows: candidates_per_slot must be an integer ≥ 1 "
+        f"(scenes drawn per batch slot before de-duplication; 3 by default), got {candidates_per_slot!r}.")
     among = np.arange(len(pool)) if among is None else np.asarray(among, dtype=int)
     n_candidates = min(len(among), batch_size * candidates_per_slot)
     order = among[rng.permutation(len(among))[:n_candidates]]
@@ -278,6 +285,16 @@ def warn_long_warmup(config, schedule: int) -> None:
         logger.warning(f"{type(config).__name__}.warmup_steps={config.warmup_steps} is longer than the {schedule} steps it warms up: "
                        f"the learning rate never reaches lr={config.lr:g} (fine for a smoke run; else lower warmup_steps).")
 
+
+def check_current_versions(config, current: dict) -> None:
+    """An error if training config `config` records a version (field -> this code's value in `current`) other than this code's:
+    such a config reads (`from_json`, an older run's record) but this code cannot train it, as it draws only its own versions."""
+    stale = {f: getattr(config, f) for f, version in current.items() if getattr(config, f) != version}
+    if stale: raise InputValidationError(
+        f"{type(config).__name__} records {', '.join(f'{f}={v!r}' for f, v in stale.items())}, but this code draws "
+        f"{', '.join(f'{f}={current[f]}' for f in stale)}: it cannot train that recipe. Train with the current versions (leave the "
+        "fields at their defaults), or use the vlconcepts version that had them.")
+
 # %% ../nbs/05_toyclip.ipynb #64036992
 @dataclass
 class TrainingConfig:
@@ -315,6 +332,7 @@ class TrainingConfig:
         if self.themed_fraction + self.material_themed_fraction > 1: raise InputValidationError(f"TrainingConfig.themed_fraction + "
             f"material_themed_fraction must be at most 1, got {self.themed_fraction} + {self.material_themed_fraction}.")
         if self.hard_negatives not in HARD_NEGATIVES: raise InputValidationError(f"TrainingConfig.hard_negatives={self.hard_negatives!r}: use one of {HARD_NEGATIVES}.")
+        if not isinstance(self.text_token_embedding, bool): raise InputValidationError(f"TrainingConfig.text_token_embedding={self.text_token_embedding!r}: use True or False.")
         text_options = {f: getattr(self, f) for f, off in (("text_worlds", {}), ("text_pool_steps", 0), ("text_token_embedding", True),
                                                            ("joint_steps_after_text", 0)) if getattr(self, f) != off}
         if text_options and not self.text_steps: raise InputValidationError(f"TrainingConfig: {text_options} set the text phase, which is off "
@@ -383,7 +401,8 @@ def render_world_pool(config: TrainingConfig, pool_index: int, device="cpu") -> 
 
 # %% ../nbs/05_toyclip.ipynb #1fcb5757
 def color_theme(pool: ScenePool, rng: np.random.Generator, config: TrainingConfig) -> np.ndarray | None:
-    "Indices of the pool scenes whose objects all have one of `config.theme_colors` colours drawn by `rng` (None if too few)."
+    """Indices of the pool scenes whose objects' `color` is one of `config.theme_colors` colours drawn by `rng` (None if too few):
+    a bird's body colour (its head and wing colours are not read)."""
     colors = list(CLEVR_VOCAB.values("color"))
     theme = set(rng.choice(colors, size=min(config.theme_colors, len(colors)), replace=False).tolist())
     among = np.asarray([k for k, scene in enumerate(pool.scenes) if all(o.color in theme for o in scene.objects)], dtype=int)
@@ -416,16 +435,40 @@ def _world_defaults(config: TrainingConfig, device, pool_fn: Callable | None, ca
 HARD_NEGATIVE_WORLDS = ("attributes", "birds")  # the worlds whose captions get a one-word-edit negative
 
 
-def hard_negative_captioner(captioner: Callable, kind: str, negatives: dict) -> Callable:
-    """`captioner`, except that a scene of `HARD_NEGATIVE_WORLDS` draws (true, edited) and files the edit under its true
-    caption in `negatives` (the first scene to write a caption keeps its edit); `kind` is `"edit"` or `"part-swap"`."""
+def caption_and_edit(ws: WorldScene, rng: np.random.Generator, edit_rng: np.random.Generator, part_swap: bool = False) -> tuple[str, str]:
+    """`world_mixture.attribute_caption_pair` / `bird_caption_pair` of the close-up `ws` (world "attributes" or "birds"), with the
+    caption's draws from `rng` (the draws of `attribute_caption` / `bird_caption`) and the edit's from `edit_rng`."""
+    if ws.world == "attributes":
+        chosen = named_attribute_words(ws, rng)
+        form = attribute_form(chosen, rng)
+        return form(chosen), form(swap_one_word(chosen, edit_rng))
+    bird, groups = dict(ws.info["bird"]), list(CUB_GROUPS)
+    if rng.random() < 0.5:
+        named = [groups[rng.integers(len(groups))]]
+        form = lambda b: BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[named[0]], b[named[0]])
+    else:
+        words = bird_class_words(bird)
+        named = [g for g in words if rng.random() < 0.6] or [list(words)[rng.integers(len(words))]]
+        form = lambda b: BIRD_CLASS_TEMPLATE.format(" ".join(bird_class_words(b)[g] for g in named))
+    g = named[edit_rng.integers(len(named))]
+    others = [v for v in CUB_GROUPS[g] if v != bird[g]]
+    if part_swap and g in PART_COLOUR_GROUPS: others = sorted({bird[h] for h in PART_COLOUR_GROUPS} - {bird[g]}) or others
+    return form(bird), form({**bird, g: others[edit_rng.integers(len(others))]})
+
+
+def hard_negative_captioner(captioner: Callable, kind: str, negatives: dict, edit_rng: np.random.Generator) -> Callable:
+    """`captioner`, except that a scene of `HARD_NEGATIVE_WORLDS` whose caption is its world's own (`caption_and_edit`'s from the
+    same draws) files a one-word edit of it, drawn from `edit_rng`, under the caption in `negatives` (the first scene to write a
+    caption keeps its edit). Captions and the step generator's draws are `captioner`'s; `kind` is `"edit"` or `"part-swap"`."""
     def draw(ws, rng: np.random.Generator) -> str:
         if getattr(ws, "world", None) not in HARD_NEGATIVE_WORLDS: return captioner(ws, rng)
-        true, false = (attribute_caption_pair(ws, rng) if ws.world == "attributes"
-                       else bird_caption_pair(ws, rng, part_swap=kind == "part-swap"))
-        negatives.setdefault(true, false)
+        before = copy.deepcopy(rng)                                 # the generator as the caption finds it
+        true = captioner(ws, rng)
+        paired, edited = caption_and_edit(ws, before, edit_rng, part_swap=kind == "part-swap")
+        if paired == true: negatives.setdefault(true, edited)       # a themed batch's own captioner: no negative
         return true
     return draw
+
 
 # %% ../nbs/05_toyclip.ipynb #7b217866
 CHECKPOINT_FORMAT = "toyclip-checkpoint"
@@ -489,6 +532,57 @@ def read_checkpoint(path: str | Path, formats: Sequence[str] = (CHECKPOINT_FORMA
         raise ModelSpecError(f"{path} is not a {model_name} checkpoint (no 'format' of {' or '.join(map(repr, formats))}); {hint}")
     return state
 
+# %% ../nbs/05_toyclip.ipynb #4b039943
+def verify_sha256(path: str | Path, expected: str, model_name: str = "ToyCLIP"):
+    "Raise ModelSpecError when the SHA-256 of `path` is not `expected`."
+    actual = sha256_of(path)
+    if actual != expected:
+        raise ModelSpecError(f"SHA-256 mismatch for {model_name} checkpoint {path}: expected {expected}, got {actual}. The file is "
+                             "corrupt or was replaced; restore it (git checkout) or re-export it with export_release.")
+
+
+def is_sha256(text) -> bool:
+    "Whether `text` is a hex SHA-256 digest: a string of 64 hexadecimal digits."
+    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
+
+
+def _saved_digest(path: Path) -> str | None:
+    """The SHA-256 `save_checkpoint` left beside `path`: the sidecar's, after a pending digest that matches the file has taken its
+    place (a save stopped between its two renames); the pending digest itself when there is no sidecar; None when neither is there."""
+    sidecar, pending = sha256_sidecar(path), pending_sidecar(path)
+    if pending.is_file():
+        waiting = pending.read_text().strip()
+        if waiting == sha256_of(path): os.replace(pending, sidecar)
+        elif not sidecar.is_file(): return waiting          # a first save's digest that does not match: the check says so
+    return sidecar.read_text().strip() if sidecar.is_file() else None
+
+# %% ../nbs/05_toyclip.ipynb #8902a020
+def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_name: str = "ToyCLIP",
+                             read: Callable = read_checkpoint) -> dict:
+    """`read(path)` after checking the file's SHA-256 against `sha256`, else the release manifest `<path>.json`'s, else the one
+    `save_checkpoint` left beside it (`_saved_digest`). A digest that is not 64 hex digits is an error; a file without any loads
+    with a warning."""
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise missing_checkpoint_error(path, model_name)
+    manifest, source = path.with_suffix(".json"), "the sha256 argument"
+    if sha256 is None and manifest.is_file():
+        try: info = json.loads(manifest.read_text())
+        except json.JSONDecodeError as e: raise ModelSpecError(f"{model_name} manifest {manifest} is not valid JSON: {e}") from e
+        if not isinstance(info, dict): raise ModelSpecError(f"{model_name} manifest {manifest} is not a JSON object (file, sha256, ...); "
+                                                            "restore it, or re-export the release with export_release.")
+        sha256, source = info.get("sha256"), f"manifest {manifest.name}"
+    if sha256 is None: sha256, source = _saved_digest(path), f"the digest file beside it ({sha256_sidecar(path).name})"
+    if sha256 is None:
+        logger.warning(f"{model_name} checkpoint {path} has no SHA-256 beside it ({sha256_sidecar(path).name} or a release manifest): "
+                       "loaded unchecked.")
+    elif not is_sha256(sha256):
+        raise ModelSpecError(f"{model_name} checkpoint {path}: the SHA-256 from {source} is {sha256!r}, not 64 hex digits, so the file "
+                             "cannot be checked. Give the file's digest (sha256_of on a copy you trust), or restore the manifest or "
+                             "digest file (re-export the release with export_release; a training run rewrites it at its next save).")
+    else: verify_sha256(path, sha256.lower(), model_name)
+    return read(path)
+
 # %% ../nbs/05_toyclip.ipynb #8c4a1ba4
 @dataclass
 class TrainingRun:
@@ -522,23 +616,50 @@ def training_parts(config: TrainingConfig, device: torch.device) -> TrainingPart
     loss_fn = open_clip.ClipLoss() if config.hard_negatives == "none" else hard_negative_clip_loss
     return TrainingParts(model, tokenizer, optimizer, scaler, loss_fn)
 
+# %% ../nbs/05_toyclip.ipynb #7545b849
+_LONG_CAPTIONS_WARNED: set = set()   # the context lengths `warn_long_captions` has warned about (once per process each)
+
+
+def long_captions(tokenizer: Callable, texts: Sequence[str], tokens: torch.Tensor) -> dict[str, int]:
+    """{text: its length in tokens, start and end included} of the `texts` that open_clip `tokenizer` cut to its context length
+    (`tokens`: its output, one row per text); {} for a tokenizer without `encode` and `context_length`."""
+    limit, encode = getattr(tokenizer, "context_length", None), getattr(tokenizer, "encode", None)
+    if limit is None or encode is None: return {}
+    full = [text for text, row in zip(texts, tokens) if row[-1] != 0]                  # no padding left: maybe cut
+    return {text: n for text in dict.fromkeys(full) if (n := len(encode(text)) + 2) > limit}
+
+
+def warn_long_captions(tokenizer: Callable, texts: Sequence[str], tokens: torch.Tensor, t: int) -> None:
+    "Log a warning (once per process and context length) when step `t`'s `texts` hold captions `tokenizer` cut (`long_captions`)."
+    context = getattr(tokenizer, "context_length", None)
+    if context in _LONG_CAPTIONS_WARNED or not (long := long_captions(tokenizer, texts, tokens)): return
+    _LONG_CAPTIONS_WARNED.add(context)
+    longest = max(long, key=long.get)
+    logger.warning(f"step {t}: {len(long)} of {len(set(texts))} captions are longer than the context length {context} (the longest, "
+                   f"{long[longest]} tokens: {longest!r}); open_clip's tokenizer cuts them, so the model never reads their ends. Raise "
+                   "toyclip_config(context_length=...) or weigh fewer objects per scene (object_counts). Warned once per process.")
+
 # %% ../nbs/05_toyclip.ipynb #3bdfa456
 def _step_rng(seed: int, purpose: int, step: int) -> np.random.Generator:
-    "The generator of one `purpose` at one step (purpose 1: the step's batch), a function of the seed and the step alone."
+    "The generator of one `purpose` at one step (1: the step's batch; 6: its hard negatives' edits), a function of the seed and the step alone."
     return np.random.default_rng([int(seed), int(purpose), int(step)])
 
 
 def training_rows(pool: ScenePool, t: int, config: TrainingConfig, tokenizer: Callable, captioner: Callable,
                   theme_fn: Callable | None) -> tuple[torch.Tensor, list[str], torch.Tensor]:
     """Step `t`'s batch from `pool`, drawn with the step's generator: the pool rows, captions (themed if `theme_fn`
-    says so), tokens: the captions', then those of their `config.hard_negatives` (none that is a caption of the batch)."""
+    says so), tokens: the captions', then those of their `config.hard_negatives` (none that is a caption of the batch);
+    captions the tokenizer cut to its context length are warned about (`warn_long_captions`)."""
     rng = _step_rng(config.seed, 1, t)
     among, theme_captioner = theme_fn(pool, rng, config) if theme_fn is not None else (None, None)
     captioner, negatives = theme_captioner or captioner, {}
-    if config.hard_negatives != "none": captioner = hard_negative_captioner(captioner, config.hard_negatives, negatives)
+    if config.hard_negatives != "none":
+        captioner = hard_negative_captioner(captioner, config.hard_negatives, negatives, _step_rng(config.seed, 6, t))
     index, captions = sample_rows(pool, captioner, rng, config.batch_size, among=among)
     extra = list(dict.fromkeys(negatives[c] for c in captions if c in negatives and negatives[c] not in set(captions)))
-    return index, captions, tokenizer(captions + extra)
+    tokens = tokenizer(captions + extra)
+    warn_long_captions(tokenizer, captions + extra, tokens, t)
+    return index, captions, tokens
 
 
 def training_batch(pool: ScenePool, t: int, config: TrainingConfig, tokenizer: Callable, captioner: Callable,
@@ -613,8 +734,9 @@ def _checkpoint_state(parts: TrainingParts, config: TrainingConfig, step: int, h
 
 def resume_training(checkpoint: Path, config, model, optimizer, scaler, model_name: str = "ToyCLIP",
                     read: Callable = read_checkpoint) -> dict:
-    "Load `checkpoint` (read by `read`) into `model`, `optimizer` and `scaler` if it was trained with `config`; returns its state."
-    state = read(checkpoint)
+    """Load `checkpoint` (SHA-checked by `read_verified_checkpoint`, then read by `read`) into `model`, `optimizer` and `scaler`
+    if it was trained with `config`; returns its state."""
+    state = read_verified_checkpoint(checkpoint, model_name=model_name, read=read)
     if state["training_config_json"] != config.to_json():
         raise VLConceptsError(f"{checkpoint} was trained with a different {type(config).__name__}; use another run_dir, "
                               f"or resume=False to start over.\n  checkpoint: {state['training_config_json']}\n  now: {config.to_json()}")
@@ -637,6 +759,7 @@ def train_toyclip(config: TrainingConfig, run_dir: str | Path, device="auto", re
                   eval_fn: Callable | None = None, theme_fn: Callable | None = "world") -> TrainingRun:
     """Train ToyCLIP with open_clip's `ClipLoss` (seeded, resumable from `run_dir/last.pt`): `steps` joint steps, then
     `text_steps` of the text phase, then `joint_steps_after_text`; `stop_at_step` pauses early."""
+    check_current_versions(config, {"render_version": RENDER_VERSION})
     device = pick_device(device)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
     checkpoint = run_dir / "last.pt"
@@ -749,7 +872,9 @@ def clip_scores(model, tokenizer, images: torch.Tensor, texts: Sequence[str], ba
 # %% ../nbs/05_toyclip.ipynb #08b35a54
 def eval_scenes(kind: str, n: int, seed: int, size: int, device="cpu") -> tuple[list, torch.Tensor]:
     "`n` held-out scenes of `kind` ('single': one object; 'binding': two objects, distinct colours and shapes; 'relational': two distinct shapes) and their renders."
-    rng = np.random.default_rng([int(seed), 3, ["single", "binding", "relational"].index(kind)])
+    kinds = ("single", "binding", "relational")
+    if kind not in kinds: raise InputValidationError(f"eval_scenes: kind must be one of {kinds}, got {kind!r}.")
+    rng = np.random.default_rng([int(seed), 3, kinds.index(kind)])
     options = {"single": dict(n_objects=1), "binding": dict(n_objects=2, distinct=("color", "shape")),
                "relational": dict(n_objects=2, distinct=("shape",))}[kind]
     scenes = [sample_scene(rng, **options, visibility_size=size) for _ in range(n)]
@@ -998,6 +1123,9 @@ ACCURACY_BARS = {"color_shape": 0.90, "color": 0.80, "shape": 0.80, "material": 
 
 def missed_bars(results: dict, bars: dict = ACCURACY_BARS) -> dict:
     "The metrics of `results` below their bar: {metric: (accuracy, bar)} (empty when every bar is met)."
+    if missing := [k for k in bars if k not in results]:
+        raise InputValidationError(f"missed_bars: results lack the metrics {missing} that `bars` sets bars for; pass evaluate_zero_shot's "
+                                   "results, or bars for the metrics you have (e.g. {k: ACCURACY_BARS[k] for k in results if k in ACCURACY_BARS}).")
     return {k: (results[k], bar) for k, bar in bars.items() if results[k] < bar}
 
 # %% ../nbs/05_toyclip.ipynb #9aed176e
@@ -1018,8 +1146,9 @@ def release_state(state: dict, dtype: torch.dtype = torch.float16) -> dict:
 
 
 def export_release(checkpoint: str | Path, folder: str | Path, name: str = "toyclip-default", notes: dict | None = None) -> Path:
-    "Write `<name>.pt` (compact release), `config.json` (model + training config, `notes`) and the manifest `<name>.json` (SHA-256)."
-    state, folder = read_checkpoint(checkpoint), Path(folder)
+    """Write `<name>.pt` (compact release), `config.json` (model + training config, `notes`) and the manifest `<name>.json` (SHA-256)
+    of the training checkpoint `checkpoint`, read SHA-checked (`read_verified_checkpoint`)."""
+    state, folder = read_verified_checkpoint(checkpoint), Path(folder)
     release = release_state(state)
     weights_path = save_checkpoint(release, folder / f"{name}.pt")
     config = {"model_name": release["model_name"], "model": json.loads(release["model_config_json"]),
@@ -1039,36 +1168,6 @@ def _full_state_dict(state: dict, model) -> dict:
     table = torch.zeros_like(model.token_embedding.weight, device="cpu")
     table[state["token_ids"]] = state["token_rows"].float()
     return {**weights, "token_embedding.weight": table}
-
-
-def verify_sha256(path: str | Path, expected: str, model_name: str = "ToyCLIP"):
-    "Raise ModelSpecError when the SHA-256 of `path` is not `expected`."
-    actual = sha256_of(path)
-    if actual != expected:
-        raise ModelSpecError(f"SHA-256 mismatch for {model_name} checkpoint {path}: expected {expected}, got {actual}. The file is "
-                             "corrupt or was replaced; restore it (git checkout) or re-export it with export_release.")
-
-
-def read_verified_checkpoint(path: str | Path, sha256: str | None = None, model_name: str = "ToyCLIP",
-                             read: Callable = read_checkpoint) -> dict:
-    """`read(path)` after checking the file's SHA-256 against `sha256`, else the release manifest `<path>.json` or the
-    `<path>.sha256` every saved checkpoint has beside it; a file with none of these loads with a warning."""
-    path = Path(path).expanduser()
-    if not path.is_file():
-        raise missing_checkpoint_error(path, model_name)
-    manifest, sidecar = path.with_suffix(".json"), sha256_sidecar(path)
-    if sha256 is None and manifest.is_file():
-        try: sha256 = json.loads(manifest.read_text()).get("sha256")
-        except json.JSONDecodeError as e: raise ModelSpecError(f"{model_name} manifest {manifest} is not valid JSON: {e}") from e
-    if sha256 is None and sidecar.is_file():
-        sha256, pending = sidecar.read_text().strip(), pending_sidecar(path)
-        if pending.is_file() and sha256_of(path) == pending.read_text().strip():   # a save stopped between its two renames
-            os.replace(pending, sidecar)
-            sha256 = sidecar.read_text().strip()
-    if sha256: verify_sha256(path, sha256, model_name)
-    else: logger.warning(f"{model_name} checkpoint {path} has no SHA-256 beside it ({sidecar.name} or a release manifest): "
-                         "loaded unchecked.")
-    return read(path)
 
 # %% ../nbs/05_toyclip.ipynb #31cd6dc9
 def damaged_checkpoint(path, model_name: str, error: Exception) -> ModelSpecError:

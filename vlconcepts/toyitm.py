@@ -5,6 +5,7 @@
 # %% ../nbs/05b_toyitm.ipynb #48b9cd85
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -30,23 +31,24 @@ from .render import clevr_min_visible_pixels, render_object_ids, render_scenes, 
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RENDER_VERSION
 from .world_mixture import (BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS, CLEVR_GRAMMAR_WORLDS, CLEVR_OBJECT_COUNTS,
                                       DEFAULT_MIXTURE, FALSE_CAPTIONS, OBJECT_COUNT_CHOICES, WorldScene,
-                                      check_mixture, mixture_caption_pair, mixture_words, render_mixture_pool)
-from .toyclip import (ScenePool, TrainingRun, check_config_numbers, cosine_lr, eval_scenes, packaged_release, parameter_groups,
+                                      check_mixture, finite_number, mixture_caption_pair, mixture_words, render_mixture_pool)
+from .toyclip import (ScenePool, TrainingRun, check_config_numbers, check_current_versions, cosine_lr, eval_scenes, packaged_release, parameter_groups,
                                 probe_accuracy, damaged_checkpoint, read_checkpoint, read_verified_checkpoint, release_path, resume_training,
                                 save_checkpoint, sha256_of, to_uint8, warn_long_warmup, weight_table, weighted_choice, OPTIONAL_FIELDS)
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'MAX_TEXT_TOKENS', 'TOYITM_STEMS', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS', 'TOYITM_MIXTURE',
-           'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS', 'EDIT_KIND_NAMES',
-           'NEUTRAL_CAPTION', 'PROBE_ATTRIBUTES', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
-           'toyitm_processor', 'create_toyitm', 'ConvStem', 'itm_captions', 'same_world_donors', 'object_value_words',
-           'shown_values', 'surely_false', 'render_itm_pool', 'world_itm_captions', 'itm_batch', 'itm_logits',
-           'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm', 'itm_eval_pairs', 'score_eval_pairs',
-           'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm', 'itm_eval_fn', 'world_edit_kind',
-           'world_edit_accuracies', 'hidden_states', 'probe_close_ups', 'hidden_attribute_probe', 'export_release',
-           'load_toyitm', 'assets_dir', 'default_checkpoint', 'load_toyitm_model']
+__all__ = ['logger', 'MAX_TEXT_TOKENS', 'TOYITM_STEMS', 'BASE_VOCAB_SHA256', 'NEGATIVES_VERSION', 'OBJECT_VALUE_WORDS',
+           'TOYITM_MIXTURE', 'CHECKPOINT_FORMAT', 'RELEASE_FORMAT', 'SINGLE_ATTRIBUTES', 'CLOSE_UP_WORLDS',
+           'EDIT_KIND_NAMES', 'NEUTRAL_CAPTION', 'PROBE_ATTRIBUTES', 'world_words', 'toyitm_tokenizer', 'toyitm_config',
+           'toyitm_processor', 'create_toyitm', 'base_vocab_sha256', 'check_tokenizer', 'ConvStem', 'itm_captions',
+           'same_world_donors', 'object_value_words', 'shown_values', 'surely_false', 'render_itm_pool',
+           'world_itm_captions', 'itm_batch', 'itm_logits', 'itm_step', 'ToyITMConfig', 'read_toyitm', 'train_toyitm',
+           'itm_eval_pairs', 'score_eval_pairs', 'pair_accuracies', 'test_scenes', 'world_eval_pairs', 'evaluate_itm',
+           'itm_eval_fn', 'world_edit_kind', 'world_edit_accuracies', 'hidden_states', 'probe_close_ups',
+           'hidden_attribute_probe', 'export_release', 'load_toyitm', 'assets_dir', 'default_checkpoint',
+           'load_toyitm_model']
 
 # %% ../nbs/05b_toyitm.ipynb #b6a05e8b
 MAX_TEXT_TOKENS = 40  # [CLS] + caption word pieces + [SEP], padded per batch
@@ -93,6 +95,8 @@ def toyitm_config(hidden_size: int = 128,          # transformer width
     if hidden_size % num_heads: raise InputValidationError(f"toyitm_config: hidden_size {hidden_size} is not a multiple of num_heads {num_heads}.")
     if image_size % patch_size: raise InputValidationError(f"toyitm_config: image_size {image_size} is not a multiple of patch_size {patch_size}.")
     if stem not in TOYITM_STEMS: raise InputValidationError(f"toyitm_config: stem must be one of {TOYITM_STEMS}, got {stem!r}.")
+    if not (finite_number(initializer_range) and initializer_range > 0): raise InputValidationError(
+        f"toyitm_config: initializer_range (the std of the initial weights) must be a finite number > 0, e.g. 0.1, got {initializer_range!r}.")
     words = list(dict.fromkeys(world_words() + sorted(mixture_words())) if words is None else words)
     vilt = dict(hidden_size=int(hidden_size), num_hidden_layers=int(num_layers), num_attention_heads=int(num_heads),
                 intermediate_size=int(intermediate_size), image_size=int(image_size), patch_size=int(patch_size),
@@ -124,6 +128,26 @@ def create_toyitm(config: dict | None = None, seed: int = 0, device="cpu", spec:
             embeddings.projection = ConvStem(embeddings.num_channels, config["vilt"]["hidden_size"], config["vilt"]["patch_size"],
                                              patchify=4 if stem == "conv4" else 1)
     return ViltITMModel(model, toyitm_processor(config), spec, device)
+
+# %% ../nbs/05b_toyitm.ipynb #77672c35
+BASE_VOCAB_SHA256 = "a23a37186f8826c830e32ee4870f6b6784ca37686f09d148f7e769e0d3154dc1"  # the base vocabulary of checkpoints recording none
+
+
+def base_vocab_sha256() -> str:
+    "SHA-256 of the base vocabulary `toyitm_tokenizer` extends: `models.tiny_tokenizer('wordpiece')`'s tokens in id order, as JSON."
+    vocab = tiny_tokenizer("wordpiece").get_vocab()
+    return hashlib.sha256(json.dumps(sorted(vocab, key=vocab.get)).encode()).hexdigest()
+
+
+def check_tokenizer(tokenizer, size: int, state: dict, path) -> None:
+    """A `ModelSpecError` unless `tokenizer`, rebuilt for checkpoint `state` (at `path`), is the one it was trained with: `size`
+    tokens (its config's `vocab_size`), and the base vocabulary its `base_vocab_sha256` names (else `BASE_VOCAB_SHA256`)."""
+    trained, now = state.get("base_vocab_sha256", BASE_VOCAB_SHA256), base_vocab_sha256()
+    if len(tokenizer) != size or now != trained:
+        raise ModelSpecError(f"{path}: the ToyITM tokenizer rebuilt today ({len(tokenizer)} tokens, base vocabulary {now[:12]}, "
+                             f"models.tiny_tokenizer('wordpiece')) is not the one this model was trained with ({size} tokens, base "
+                             f"vocabulary {trained[:12]}): its captions would map to other token ids. Restore models._TINY_WORDS as "
+                             "it was when the model was trained, or retrain the model.")
 
 # %% ../nbs/05b_toyitm.ipynb #1dda9fc5
 class ConvStem(nn.Module):
@@ -324,18 +348,21 @@ def _checkpoint_state(itm, optimizer, scaler, config: ToyITMConfig, step: int, h
     return {"format": CHECKPOINT_FORMAT, "version": 1, "model_config_json": json.dumps(config.model, sort_keys=True),
             "training_config_json": config.to_json(), "state_dict": {k: v.detach().cpu() for k, v in itm.module.state_dict().items()},
             "optimizer": optimizer.state_dict(), "scaler": scaler.state_dict() if scaler.is_enabled() else {},
-            "step": int(step), "seconds": float(seconds), "history_json": json.dumps(history)}
+            "step": int(step), "seconds": float(seconds), "history_json": json.dumps(history), "base_vocab_sha256": base_vocab_sha256()}
 
 
 def _resume(checkpoint: Path, config: ToyITMConfig, itm, optimizer, scaler) -> tuple[int, float, list]:
-    "Load `checkpoint` into the model, optimizer and scaler (`toyclip.resume_training`); returns (step, seconds, history)."
+    """Load `checkpoint` (SHA-checked) into the model, optimizer and scaler (`toyclip.resume_training`) if its tokenizer is the one
+    rebuilt now (`check_tokenizer`); returns (step, seconds, history)."""
     state = resume_training(checkpoint, config, itm.module, optimizer, scaler, model_name="ToyITM", read=read_toyitm)
+    check_tokenizer(itm.processor.tokenizer, config.model["vilt"]["vocab_size"], state, checkpoint)
     return state["step"], state["seconds"], json.loads(state["history_json"])
 
 # %% ../nbs/05b_toyitm.ipynb #7efe8ade
 def train_toyitm(config: ToyITMConfig, run_dir: str | Path, device="auto", resume: bool = True, stop_at_step: int | None = None,
                  eval_fn: Callable | None = None, pool_fn: Callable | None = None) -> TrainingRun:
     "Train ToyITM with binary ITM cross-entropy (seeded, resumable from `run_dir/last.pt`); `stop_at_step` pauses early."
+    check_current_versions(config, {"render_version": RENDER_VERSION, "negatives_version": NEGATIVES_VERSION})
     device = pick_device(device)
     run_dir = Path(run_dir); run_dir.mkdir(parents=True, exist_ok=True)
     checkpoint = run_dir / "last.pt"
@@ -384,7 +411,9 @@ def _other_value(vocab, name: str, value, rng: np.random.Generator):
 
 def itm_eval_pairs(kind: str, scenes: Sequence, seed: int = 0) -> list[tuple[int, str, str, str]]:
     "`(scene index, true caption, false caption, row)` test pairs of `kind` ('single', 'binding', 'relational')."
-    rng = np.random.default_rng([int(seed), 5, ["single", "binding", "relational"].index(kind)])
+    kinds = ("single", "binding", "relational")
+    if kind not in kinds: raise InputValidationError(f"itm_eval_pairs: kind must be one of {kinds}, got {kind!r}.")
+    rng = np.random.default_rng([int(seed), 5, kinds.index(kind)])
     out = []
     for k, scene in enumerate(scenes):
         if kind == "single":
@@ -429,6 +458,8 @@ def pair_accuracies(true: torch.Tensor, false: torch.Tensor, rows: Sequence[str]
 # %% ../nbs/05b_toyitm.ipynb #f5241e6d
 def test_scenes(kind: str, n: int, seed: int, size: int, device="cpu") -> tuple[list, torch.Tensor]:
     "`n` fresh scenes of `kind` and their renders: 'close-up' (one object, the attribute worlds' camera) or `toyclip.eval_scenes`'s kinds."
+    kinds = ("close-up", "single", "binding", "relational")
+    if kind not in kinds: raise InputValidationError(f"test_scenes: kind must be one of {kinds}, got {kind!r}.")
     if kind != "close-up": return eval_scenes(kind, n, seed, size, device)
     rng = np.random.default_rng([int(seed), 3, 9])
     scenes = [close_up_scene(rng, CLEVR_VOCAB, {}) for _ in range(n)]
@@ -440,6 +471,8 @@ CLOSE_UP_WORLDS = ("attributes", "birds")  # the mixture's close-up worlds (MIT-
 
 def world_eval_pairs(world: str, n: int, seed: int, size: int, device="cpu") -> tuple[torch.Tensor, list[tuple[int, str, str, str]]]:
     "Renders of `n` fresh close-ups of `world` and one `(index, true, false, 'world_<world>')` pair each: a caption and its one-word edit."
+    if world not in CLOSE_UP_WORLDS: raise InputValidationError(f"world_eval_pairs: world must be one of {CLOSE_UP_WORLDS}, got {world!r} "
+                                                                "(plain CLEVR close-ups: test_scenes('close-up', ...)).")
     rng = np.random.default_rng([int(seed), 7, CLOSE_UP_WORLDS.index(world)])
     images, scenes = render_mixture_pool(rng, n, size, {world: 1}, device=device)
     pairs = [(k, *world_itm_captions(ws, rng, {"single": 1}, false_captions="edit"), f"world_{world}") for k, ws in enumerate(scenes)]
@@ -528,7 +561,8 @@ NEUTRAL_CAPTION = "a photo of object"  # names no attribute: the probe reads wha
 
 @torch.no_grad()
 def hidden_states(itm: ViltITMModel, images: torch.Tensor, caption: str = NEUTRAL_CAPTION, order_seed: int = 0) -> list[dict]:
-    "Per layer (0: the embeddings): `{'image tokens': mean of the image tokens, '[CLS]': the first text token}`, `[n, width]` each."
+    """Per layer (0: the embeddings): `{'image tokens': mean of the image tokens, '[CLS]': the first text token}`, `[n, width]` each.
+    The image tokens are every token after the text: the patches and ViLT's image [CLS] token (17 at the tiny size: 16 patches + 1)."""
     itm.module.eval()
     tokens, pixels = itm.text_inputs([caption] * len(images)), itm.pixel_inputs(images.to(itm.device))
     with isolated_torch_rng(order_seed):
@@ -574,13 +608,15 @@ def hidden_attribute_probe(itm: ViltITMModel, n_train: int = 600, n_test: int = 
 
 # %% ../nbs/05b_toyitm.ipynb #afdbeb88
 def export_release(checkpoint: str | Path, folder: str | Path, name: str = "toyitm-default", notes: dict | None = None) -> Path:
-    "Write `<name>.pt` (fp16 release), `config.json` (model + training config, `notes`) and the manifest `<name>.json` (SHA-256)."
-    state, folder = read_toyitm(checkpoint), Path(folder)
+    """Write `<name>.pt` (fp16 release), `config.json` (model + training config, `notes`) and the manifest `<name>.json` (SHA-256)
+    of the training checkpoint `checkpoint`, read SHA-checked (`read_verified_checkpoint`)."""
+    state, folder = read_verified_checkpoint(checkpoint, model_name="ToyITM", read=read_toyitm), Path(folder)
     if state["format"] != CHECKPOINT_FORMAT: raise InputValidationError(f"export_release needs a training checkpoint ({CHECKPOINT_FORMAT}).")
     weights = {k: (v.half() if v.is_floating_point() else v) for k, v in state["state_dict"].items()}
     release = {"format": RELEASE_FORMAT, "version": 1, "model_config_json": state["model_config_json"],
                "training_config_json": state["training_config_json"], "step": state["step"], "seconds": state["seconds"],
-               "history_json": state["history_json"], "weights": weights}
+               "history_json": state["history_json"], "weights": weights,
+               **{k: state[k] for k in ("base_vocab_sha256",) if k in state}}          # absent from checkpoints written before it
     weights_path = save_checkpoint(release, folder / f"{name}.pt")
     config = {"model": json.loads(release["model_config_json"]), "training": json.loads(release["training_config_json"]),
               "steps_trained": release["step"], "training_seconds": round(release["seconds"], 1), "notes": notes or {}}
@@ -591,13 +627,17 @@ def export_release(checkpoint: str | Path, folder: str | Path, name: str = "toyi
 
 # %% ../nbs/05b_toyitm.ipynb #36a14649
 def load_toyitm(path: str | Path, device="cpu", sha256: str | None = None, spec: str | None = None) -> ViltITMModel:
-    "The ToyITM checkpoint or release at `path` as a `ViltITMModel` (eval mode); SHA-256 checked when given or in a manifest beside it."
+    """The ToyITM checkpoint or release at `path` as a `ViltITMModel` (eval mode); SHA-256 checked (`read_verified_checkpoint`), and
+    its rebuilt tokenizer checked to be the one it was trained with (`check_tokenizer`)."""
     state = read_verified_checkpoint(path, sha256, model_name="ToyITM", read=read_toyitm)
     try:
-        itm = create_toyitm(json.loads(state["model_config_json"]), device="cpu", spec=spec or f"toyitm:{path}")
+        config = json.loads(state["model_config_json"])
+        itm = create_toyitm(config, device="cpu", spec=spec or f"toyitm:{path}")
+        vocab_size = config["vilt"]["vocab_size"]
         weights = state["state_dict"] if state["format"] == CHECKPOINT_FORMAT else {k: v.float() if v.is_floating_point() else v
                                                                                    for k, v in state["weights"].items()}
     except (KeyError, TypeError, ValueError) as e: raise damaged_checkpoint(path, "ToyITM", e) from e
+    check_tokenizer(itm.processor.tokenizer, vocab_size, state, path)
     try: itm.module.load_state_dict(weights, strict=True)
     except RuntimeError as e: raise ModelSpecError(f"{path} does not match its own ToyITM config: {str(e)[:400]}") from e
     return ViltITMModel(itm.module, itm.processor, itm.spec, device)
