@@ -362,3 +362,104 @@ def test_doctor_lists_a_plugins_backends_and_each_missing_thing_once(tmp_path, m
     assert not [line for line in how if line.startswith("- optional")], how          # a thing's note, not whether it was optional
     things = [line[2:].split(": ", 1)[0] for line in how if line.startswith("- ") and not line.startswith("- dataset ")]
     assert len(things) == len(set(things)), things                                   # the NegCLIP placeholder of 41 and 44 once
+
+
+def test_a_smoke_report_never_writes_the_committed_reports(tmp_path, monkeypatch):
+    "Each profile writes its own report pages: only tiny's default is the checkout's committed reports/ (papermill stubbed: no kernel)."
+    import papermill
+    from vlconcepts.cli import report_folders, run_report
+    assert report_folders("tiny", ROOT) == (ROOT / "reports", ROOT / "runs" / "reports")
+    assert report_folders("smoke", ROOT) == (ROOT / "results" / "smoke" / "reports", ROOT / "runs" / "smoke" / "reports")
+    asked = {}
+    def stop(*args, **kwargs):
+        asked.update(kwargs["parameters"])
+        raise RuntimeError("no kernel here")
+    monkeypatch.setattr(papermill, "execute_notebook", stop)
+    with pytest.raises(Exception, match="no kernel here"): run_report(["toyclip:default"], "smoke", "cpu", runs_dir=tmp_path / "runs")
+    assert Path(asked["out"]) == ROOT / "results" / "smoke" / "reports" != ROOT / "reports"
+
+
+def _stage_order(needs):
+    "The notebooks in an order that respects `needs` (each after all it waits for); an AssertionError naming those that never start."
+    done, left = [], list(needs)
+    while left:
+        ready = [n for n in left if set(needs[n]) <= set(done)]
+        assert ready, f"these notebooks can never start: {left}"
+        done += ready; left = [n for n in left if n not in ready]
+    return done
+
+
+@pytest.mark.parametrize("names", [["a_one.ipynb", "b_two.ipynb"], ["90_x.ipynb", "README_x.ipynb"],
+                                   ["00_g.ipynb", "10_a.ipynb", "70_r.ipynb", "90_f.ipynb", "README.ipynb", "z_last.ipynb"]])
+def test_side_by_side_stages_start_every_notebook(names):
+    from vlconcepts.cli import rebuild_prerequisites
+    assert sorted(_stage_order(rebuild_prerequisites(names))) == sorted(names)
+
+
+def test_a_notebook_that_can_never_start_fails_the_rebuild(tmp_path, monkeypatch, capsys):
+    "Should the stages ever leave notebooks waiting on each other, `rebuild --jobs 2` names them as failed and exits 1, not '0 ok, 0 failed'."
+    from vlconcepts import cli
+    folder = tmp_path / "nbs" / "experiments"
+    folder.mkdir(parents=True)
+    for name in ("a_one", "b_two"):
+        _notebook(folder / f"{name}.ipynb", [('profile: str = "tiny"  # profile\ndevice: str = "auto"  # device', ["parameters"])])
+    (tmp_path / "settings.ini").write_text("[DEFAULT]\n")
+    (tmp_path / "vlconcepts").mkdir()
+    monkeypatch.setattr(cli, "rebuild_prerequisites", lambda names: {n: [m for m in names if m != n] for n in names})
+    assert main(["rebuild", "--notebooks", str(folder), "--jobs", "2", "--device", "cpu"]) == 1
+    said = capsys.readouterr()
+    assert "0 ok, 2 failed" in said.out and "FAILED a_one.ipynb: never started: it waits for ['b_two.ipynb']" in said.out, said.out
+    assert "2 notebook(s) failed: a_one.ipynb, b_two.ipynb" in said.err
+
+
+def test_report_set_with_bad_yaml_is_a_clean_error(tmp_path, capsys):
+    assert main(["report", "toyclip:default", "--set", "compmap_seeds=[1123", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --set 'compmap_seeds=[1123': the value is not valid YAML (") and "Traceback" not in err, err
+    assert main(["report", "toyclip:default", "--set", "compmap_seeds=1123", "--out", str(tmp_path)]) == 2
+    assert "compmap_seeds=1123 (wants a list, e.g. [1123])" in capsys.readouterr().err
+
+
+def test_report_outside_a_checkout_names_no_option_it_lacks(monkeypatch, capsys):
+    from vlconcepts import cli
+    monkeypatch.setattr(cli, "repo_root", lambda start=None: None)
+    assert main(["report", "toyclip:default"]) == 2
+    err = capsys.readouterr().err
+    assert "run `vlconcepts report` from inside a vlconcepts checkout" in err and "--notebooks" not in err, err
+
+
+@pytest.mark.parametrize("hub, transformers, offline", [(None, "1", "TRANSFORMERS_OFFLINE"), ("", "1", "TRANSFORMERS_OFFLINE"),
+                                                        ("0", "1", None), ("1", "0", "HF_HUB_OFFLINE"), (None, None, None)])
+def test_offline_setting_follows_huggingface_hub(hub, transformers, offline, monkeypatch):
+    "huggingface_hub: HF_HUB_OFFLINE decides when set (an explicit 0 wins); TRANSFORMERS_OFFLINE only when it is unset or empty."
+    from vlconcepts.cli import offline_setting
+    for name, value in (("HF_HUB_OFFLINE", hub), ("TRANSFORMERS_OFFLINE", transformers)):
+        if value is None: monkeypatch.delenv(name, raising=False)
+        else: monkeypatch.setenv(name, value)
+    assert offline_setting() == offline
+
+
+def test_portable_paths_ends_a_folder_at_a_full_stop_or_bracket(tmp_path, monkeypatch):
+    from vlconcepts.cli import portable_paths
+    monkeypatch.setenv("VLCONCEPTS_CACHE", "/srv/vlc/cache")
+    assert (portable_paths("features cached in /srv/vlc/cache. [/srv/vlc/cache] /srv/vlc/cache.old")
+            == "features cached in $VLCONCEPTS_CACHE. [$VLCONCEPTS_CACHE] /srv/vlc/cache.old")
+
+
+def test_one_spec_alone_is_refused_not_read_as_letters():
+    from vlconcepts.cli import check_specs
+    from vlconcepts.core import InputValidationError
+    with pytest.raises(InputValidationError, match="got one string 'toyclip:default'"): check_specs("toyclip:default")
+
+
+def test_doctor_checks_a_path_value_itself(tmp_path, monkeypatch):
+    "A profile value that is a path is what the notebook reads: it is checked there, not by the dataset's marker under $VLCONCEPTS_DATA."
+    from vlconcepts.cli import experiment_readiness
+    folder = tmp_path / "nbs" / "experiments"
+    (folder / "profiles").mkdir(parents=True)
+    _notebook(folder / "01_x.ipynb", [('profile: str = "tiny"  # profile\ndevice: str = "auto"  # device', ["parameters"])])
+    (folder / "profiles" / "01_x.paper.yaml").write_text(f"source: {tmp_path}/mine/mac/pairs.txt\nlabel: CLIP ViT-B/32\n")
+    ready, notes = experiment_readiness(folder / "01_x.ipynb", root=tmp_path / "no-data")
+    assert not ready and notes[0].startswith(f"dataset mac (expected {tmp_path}/mine/mac/pairs.txt, the profile's source;"), notes
+    (tmp_path / "mine/mac").mkdir(parents=True); (tmp_path / "mine/mac/pairs.txt").write_text("red cube\n")
+    assert experiment_readiness(folder / "01_x.ipynb", root=tmp_path / "no-data") == (True, [])

@@ -180,3 +180,29 @@ def test_report_command_with_one_failing_model_writes_the_others_page_and_exits_
                                    "MAC, Concept purity: RuntimeError: my hook raised"]       # MAC's zero-shot CLIP reads the hooks too
     assert "| Recovery probes | EM (average over cells)" in page          # the good model's results are written
     assert (tmp_path / "reports" / "sbert-packaged-minilm_vs_my-broken-x.html").stat().st_size > 0
+
+
+@pytest.mark.parametrize("setting, value", [("world_seed", 2**32), ("purity_seed", 2**32), ("compmap_seeds", [1123, 2**32]),
+                                            ("probe_seeds", [2**40]), ("world_seed", -1)])
+def test_a_seed_past_numpys_range_is_refused_before_the_kernel(setting, value):
+    with pytest.raises(InputValidationError, match=re.escape(f"{setting}=") + r".*in \[0, 2\*\*32\)"): report_settings({setting: value})
+    assert report_settings({setting: 2**32 - 1 if setting.endswith("seed") else [2**32 - 1]})   # the range's last seed
+
+
+def test_a_tuple_setting_asks_for_a_list():
+    with pytest.raises(InputValidationError, match=re.escape("compmap_seeds=1123 (wants a list, e.g. [1123])")):
+        report_settings({"compmap_seeds": 1123})
+
+
+def test_one_string_where_a_list_belongs_is_refused():
+    from vlconcepts.report import report_name
+    with pytest.raises(InputValidationError, match="got one string 'toyclip:default'"): report_name("toyclip:default")
+    with pytest.raises(InputValidationError, match="got one string 'mac'"): report_model("toyclip:default", report_settings(), only="mac")
+
+
+def test_study_b_names_the_binding_worlds_it_lacks_before_loading_a_model():
+    from dataclasses import replace
+    from vlconcepts.report import binding_recovery_rows
+    settings = replace(report_settings(), binding_fractions={"single": 0.15})
+    with pytest.raises(InputValidationError, match=re.escape("lacks ['two', 'rel']")):
+        binding_recovery_rows("no-such-backend:x", "X", settings)     # an unknown backend: the worlds are checked first

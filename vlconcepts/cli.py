@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device,
-                             repo_root, restored_environment, atomic_write)
+                             profile_outputs, repo_root, restored_environment, atomic_write, string_list)
 from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
 
@@ -38,20 +38,23 @@ __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_
            'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites', 'rebuild_side_by_side',
            'load_registries', 'dataset_status', 'spec_status', 'check_specs', 'experiment_readiness', 'missing_item',
            'paper_readiness', 'backend_sources', 'doctor', 'export_world', 'train_probes', 'report_overrides',
-           'portable_paths', 'KernelLogEcho', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser',
-           'launch', 'build_parser', 'main']
+           'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report', 'add_plugin_argument', 'use_plugins',
+           'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
 KERNEL_NAME = "python3"  # every experiment runs in the Python 3 kernel of the environment that runs `vlconcepts`
 
 
-def experiments_dir(root: Optional[Path] = None) -> Path:
-    "The folder holding the experiment notebooks (`nbs/experiments/` of the checkout)."
+def experiments_dir(root: Optional[Path] = None, command: str = "rebuild") -> Path:
+    """The folder holding the experiment notebooks (`nbs/experiments/` of the checkout). Without a checkout, an error whose
+    hint is an option `vlconcepts <command>` has: only `rebuild` takes `--notebooks DIR`; `report` needs its template there."""
     root = root or repo_root()
     if root is None:
+        hint = {"rebuild": ", or pass --notebooks DIR",
+                "report": " (the report's template is its nbs/experiments/70_report.ipynb)"}.get(command, "")
         raise VLConceptsError("Cannot find the vlconcepts checkout (a folder with settings.ini and nbs/): "
-                              "run `vlconcepts rebuild` from inside the repository, or pass --notebooks DIR.")
+                              f"run `vlconcepts {command}` from inside a vlconcepts checkout{hint}.")
     return Path(root) / "nbs" / "experiments"
 
 
@@ -220,10 +223,12 @@ def default_jobs(profile: str) -> int:
 
 # %% ../nbs/90_cli.ipynb #fde32f14
 def offline_setting() -> Optional[str]:
-    "The variable that forbids Hugging Face hub downloads here (`HF_HUB_OFFLINE` or `TRANSFORMERS_OFFLINE` set true), else None."
-    for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):   # huggingface_hub honours either
-        if os.environ.get(var, "").strip().upper() in {"1", "ON", "YES", "TRUE"}: return var
-    return None
+    """The variable that forbids Hugging Face hub downloads here, else None, by huggingface_hub's own rule: `HF_HUB_OFFLINE`
+    when it is set (non-empty), so an explicit `HF_HUB_OFFLINE=0` wins; only when it is unset or empty, `TRANSFORMERS_OFFLINE`."""
+    # huggingface_hub 2.4, constants.py: HF_HUB_OFFLINE = _is_true(os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE")),
+    # where _is_true(value) is value.upper() in {"1", "ON", "YES", "TRUE"} (no stripping): copied here, the variable named
+    var = "HF_HUB_OFFLINE" if os.environ.get("HF_HUB_OFFLINE") else "TRANSFORMERS_OFFLINE"
+    return var if os.environ.get(var, "").upper() in {"1", "ON", "YES", "TRUE"} else None
 
 
 def hub_reachable(timeout: float = 5.0) -> bool:
@@ -302,23 +307,26 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
 
 # %% ../nbs/90_cli.ipynb #b6cd84d4
 def rebuild_prerequisites(names: Sequence[str]) -> dict[str, list[str]]:
-    "For a side-by-side rebuild: the notebooks (by file name) each of `names` must wait for (the stage rules above)."
+    """For a side-by-side rebuild: the notebooks (by file name) each of `names` must wait for (the stage rules above). A name
+    of no stage 0-8 (`9…`, or one that starts with no digit) waits for every staged one and each such name before it."""
     names = list(names)
-    galleries = [n for n in names if n[:1] == "0" and not n.startswith("05")]
-    lenses = [n for n in names if n[:1] in "123456"]
+    stage_of = lambda name: name[:1] if name[:1] and name[:1] in "012345678" else "last"
+    galleries = [n for n in names if stage_of(n) == "0" and not n.startswith("05")]
+    lenses = [n for n in names if stage_of(n) in tuple("123456")]
     needs = {}
     for k, name in enumerate(names):
-        stage, earlier = name[:1], names[:k]
+        stage, earlier = stage_of(name), names[:k]
         if stage == "0": needs[name] = [n for n in earlier if n in galleries]
-        elif stage in "123456": needs[name] = galleries + [n for n in earlier if n[:1] == stage]
-        elif stage in "78": needs[name] = galleries + lenses
-        else: needs[name] = [n for n in names if n != name and (n[:1] != stage or n in earlier)]
+        elif stage in tuple("123456"): needs[name] = galleries + [n for n in earlier if stage_of(n) == stage]
+        elif stage in ("7", "8"): needs[name] = galleries + lenses
+        else: needs[name] = [n for n in names if n in earlier or stage_of(n) != "last"]
     return needs
 
 # %% ../nbs/90_cli.ipynb #7c1006be
 def rebuild_side_by_side(notebooks: Sequence[Path], profile: str, device: str, runs_dir: Path, publish_to: Path, jobs: int,
                          fail_fast: bool = False, echo=print) -> list[RunResult]:
-    "Run `notebooks` up to `jobs` at a time (`rebuild_prerequisites`), each kernel on `kernel_threads` threads; results in reading order."
+    """Run `notebooks` up to `jobs` at a time (`rebuild_prerequisites`), each kernel on `kernel_threads` threads; results in reading
+    order. A notebook that can never start (it waits for one that did not run) is a failed result, unless fail-fast stopped the run."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from vlconcepts.cli import run_experiment as worker      # by module name: a spawned worker must be able to import it
@@ -333,7 +341,13 @@ def rebuild_side_by_side(notebooks: Sequence[Path], profile: str, device: str, r
                 if name in results or name in running.values() or not set(needs[name]) <= set(results): continue
                 echo(f"[{profile}] running {name} ({threads} thread{'s' * (threads > 1)}) ...")
                 running[pool.submit(worker, path, profile, device, runs_dir=runs_dir, publish_to=publish_to, threads=threads)] = name
-            if not running: break
+            if not running:                  # none can start: each left waits for one that never ran (fail-fast aside)
+                left = [n for n in by_name if n not in results and not stop]
+                for name in left:
+                    waits = [n for n in needs[name] if n in left]
+                    results[name] = RunResult(name, 0.0, "failed", error=f"never started: it waits for {waits} (rebuild_prerequisites)")
+                    echo(f"[{profile}] {name}: failed, {results[name].error}")
+                break
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 result = future.result()
@@ -430,30 +444,42 @@ def spec_status(spec: str) -> tuple[bool, str]:
 
 
 def check_specs(specs: Sequence[str]):
-    "Before any kernel starts or anything trains: each spec's form and prefix (`spec_backend`) and any local checkpoint it names."
+    "Before any kernel starts or anything trains: each spec's form and prefix (`spec_backend`) and any local checkpoint it names (`specs`: a list)."
     from vlconcepts.models import spec_backend
-    for spec in specs:
+    for spec in string_list(specs, "specs (load_model specs)"):          # one spec alone: refused, not read letter by letter
         if spec in PACKAGED_SPECS: continue
         spec_backend(spec)
         usable, said = spec_status(spec)
         if said.startswith("missing local checkpoint"): raise ModelSpecError(f"{spec}: {said}.")
 
 # %% ../nbs/90_cli.ipynb #3d76d0ee
+def _profile_path(text: str, notebook: Path) -> Optional[Path]:
+    "The path a profile value names (it starts with '/', '~', './' or '../'), relative ones from the notebook's folder; else None."
+    if not text.startswith(("/", "~", "./", "../")): return None
+    path = Path(text).expanduser()
+    return path if path.is_absolute() else Path(notebook).resolve().parent / path
+
+
 def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[Path] = None) -> tuple[bool, list[str]]:
-    "(ready, what is missing or needs a download) for running `notebook` in `profile` here: its datasets and model specs."
+    """(ready, what is missing or needs a download) for running `notebook` in `profile` here: its datasets (a path value: that
+    path itself), and model specs."""
     from vlconcepts.models import known_prefixes
     load_registries()
     overrides, entries = profile_overrides(notebook, profile), registered_datasets()
     folders = {name: e.marker.split("/")[0] for name, e in entries.items()}
     needed = {n for pattern, names in PAPER_DATASETS.items() if fnmatch.fnmatch(Path(notebook).stem, pattern) for n in names}
     optional = {s for k, v in overrides.items() if k.startswith("optional") for s in _profile_strings(v)}
-    specs = []
-    for text in _profile_strings(overrides):
-        needed |= {name for name in entries if text == name or f"/{folders[name]}/" in f"/{text}/"}
-        if text in PACKAGED_SPECS or text.split(":", 1)[0] in known_prefixes(): specs.append(text)
+    specs, missing = [], []
+    for key, text in ((k, s) for k, v in overrides.items() for s in _profile_strings(v)):
+        if text in PACKAGED_SPECS or text.split(":", 1)[0] in known_prefixes(): specs.append(text); continue
+        named = [name for name in entries if text == name or f"/{folders[name]}/" in f"/{text}/"]
+        if (path := _profile_path(text, notebook)) is None: needed |= set(named); continue
+        if not path.exists():        # the notebook reads this path, not $VLCONCEPTS_DATA
+            missing.append(f"dataset {named[0]} (expected {path}, the profile's {key}; where to get it: {entries[named[0]].where})" if named
+                           else f"path {text} (expected {path}, the profile's {key})")
     base = Path(root) if root is not None else data_dir()
     missing = [f"dataset {n} (expected {base / entries[n].marker}; where to get it: {entries[n].where})" for n in sorted(needed)
-               if not entries[n].present(root)]
+               if not entries[n].present(root)] + missing
     if not needed and any(k.endswith("source") and v in ("real", "release") for k, v in overrides.items()):
         missing.append("it reads real data, but which dataset is not declared: add it to vlconcepts.cli.PAPER_DATASETS")
     notes = []
@@ -469,8 +495,8 @@ OPTIONAL_NOTE = "optional, skipped: "
 
 
 def missing_item(note: str) -> tuple[str, str]:
-    "An `experiment_readiness` note as (what: 'dataset mac' or a model spec, the whole note): doctor names each once, in full."
-    if note.startswith("dataset "): return note.split(" (expected ", 1)[0], note
+    "An `experiment_readiness` note as (what: 'dataset mac', 'path ~/x' or a model spec, the whole note): doctor names each once, in full."
+    if note.startswith(("dataset ", "path ")): return note.split(" (expected ", 1)[0], note
     optional = note.startswith(OPTIONAL_NOTE)
     spec = note.removeprefix(OPTIONAL_NOTE).split(": ", 1)[0]
     return (OPTIONAL_NOTE if optional else "") + spec, note
@@ -575,14 +601,17 @@ def train_probes(encoders: Sequence[str], profile: str = "tiny", overrides: Sequ
 
 # %% ../nbs/90_cli.ipynb #a452e613
 def report_overrides(pairs: Sequence[str]) -> dict:
-    "`FIELD=VALUE` strings as {field: value}, each value read as YAML ('3', '[1123]', '{two: 0.04}')."
+    "`FIELD=VALUE` strings as {field: value}, each value read as YAML ('3', '[1123]', '{two: 0.04}'); a value YAML cannot read is an error."
     import yaml
     overrides = {}
     for pair in pairs:
         key, sep, value = str(pair).partition("=")
         if not sep or not key.strip():
             raise VLConceptsError(f"--set expects FIELD=VALUE, got {pair!r} (e.g. --set compmap_seeds=[1123]).")
-        overrides[key.strip()] = yaml.safe_load(value)
+        try: overrides[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as e:
+            problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+            raise VLConceptsError(f"--set {pair!r}: the value is not valid YAML ({problem}); e.g. --set compmap_seeds=[1123].") from None
     return overrides
 
 # %% ../nbs/90_cli.ipynb #c44098f7
@@ -592,7 +621,8 @@ def portable_paths(text: str, root: Optional[Path] = None) -> str:
     folders = sorted(((str(Path(folder).resolve()), name) for name, folder in places.items() if folder is not None),
                      key=lambda pair: -len(pair[0]))
     for folder, name in folders:
-        if folder != "/": text = re.sub(r"(?<![\w./-])" + re.escape(folder) + r"(?=[/\s\"'<),;:]|$)", lambda _: name, text)   # whole folders only
+        if folder != "/":   # whole folders only: one followed by a separator, a closing bracket, or a full stop (not `cache.old`)
+            text = re.sub(r"(?<![\w./-])" + re.escape(folder) + r"(?=[/\s\"'<),;:\]]|\.(?![\w-])|$)", lambda _: name, text)
     return text
 
 # %% ../nbs/90_cli.ipynb #cef510d0
@@ -612,19 +642,27 @@ class KernelLogEcho:
     def flush(self): pass
 
 # %% ../nbs/90_cli.ipynb #9258bc9a
+def report_folders(profile: str, root: Path, out: Optional[Path] = None, runs_dir: Optional[Path] = None) -> tuple[Path, Path]:
+    """(out, runs_dir) of a report of `profile` in checkout `root`, absolute: its page, figure and HTML go to `out` (default:
+    `reports/` under `core.profile_outputs`: the committed `reports/` for tiny only, `results/<profile>/reports/` else), its
+    executed notebook to `runs_dir` (default: `runs/reports/` for tiny, `runs/<profile>/reports/` else; `out` when given)."""
+    runs = Path(root) / "runs" / ("reports" if profile == "tiny" else f"{profile}/reports")
+    return (Path(out or profile_outputs(profile, root) / "reports").resolve(),
+            Path(runs_dir or (runs if out is None else out)).resolve())
+
+# %% ../nbs/90_cli.ipynb #b5cccfb0
 def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto", out: Optional[Path] = None,
                overrides: Sequence[str] = (), runs_dir: Optional[Path] = None, echo=print) -> dict[str, Path]:
-    """Execute the report template on `specs` for `profile`; write <out>/<name>.md, .png and .html (default out: reports/)
-    and the executed notebook to `runs_dir` (default: runs/reports/ of the checkout for the default `out`, else `out`)."""
+    """Execute the report template on `specs` for `profile`; write <out>/<name>.md, .png and .html and the executed notebook
+    to `runs_dir` (defaults: `report_folders`, each profile its own; only tiny writes the committed `reports/`)."""
     import papermill
     from nbconvert import HTMLExporter
     from vlconcepts.models import absolute_spec
     from vlconcepts.report import report_name, report_settings
-    template = experiments_dir() / "70_report.ipynb"
+    template = experiments_dir(command="report") / "70_report.ipynb"
     root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
     specs = [absolute_spec(spec) for spec in specs]       # a relative checkpoint path means the caller's folder, not the kernel's
-    runs_dir = Path(runs_dir or (root / "runs" / "reports" if out is None else out)).resolve()  # the kernel runs in nbs/experiments/
-    out = Path(out or root / "reports").resolve()
+    out, runs_dir = report_folders(profile, root, out, runs_dir)   # absolute: the kernel runs in nbs/experiments/
     check_specs(specs)                                   # a misspelt prefix or a missing checkpoint fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)
     settings = {"keep_going": True, **parameters.get("settings", {}), **report_overrides(overrides)}   # one bad model: a named failure
@@ -675,7 +713,8 @@ def add_report_parser(commands):
     p.add_argument("specs", nargs="+", metavar="SPEC", help="load_model specs, e.g. toyclip:default toyitm:default")
     p.add_argument("--profile", default="tiny", choices=("tiny", "smoke", "paper"), help="whose lens settings (tiny: the lens experiments')")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
-    p.add_argument("--out", default=None, type=Path, help="folder of the page, figure and HTML (default: reports/ of the checkout)")
+    p.add_argument("--out", default=None, type=Path,
+                   help="folder of the page, figure and HTML (default: reports/ of the checkout for tiny, results/<profile>/reports/ else)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a report setting (repeatable)")
     add_plugin_argument(p)
 

@@ -17,16 +17,16 @@ import torch
 from scipy import stats
 
 from .cache import cached_result
-from .core import InputValidationError, VLConceptsError, get_logger, is_whole_number, paper_table, pick_device
+from .core import InputValidationError, VLConceptsError, get_logger, is_whole_number, paper_table, pick_device, string_list
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'REPORT_ZERO_OK', 'WORD_SOURCE_KINDS',
-           'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'FAILED_HEADING', 'WARNINGS_HEADING',
-           'STUDY_B_TASKS', 'lens_plan', 'normalised', 'Axis', 'mcnemar_test', 'spearman_interval', 'interval_verdict',
-           'ReportSettings', 'setting_range_errors', 'check_device_and_probe', 'report_settings', 'LensResult',
-           'seed_mean', 'top1_correct', 'top1_chance', 'model_label', 'compmap_world', 'random_score_row',
+           'REPORT_SEEDS', 'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'FAILED_HEADING',
+           'WARNINGS_HEADING', 'STUDY_B_TASKS', 'lens_plan', 'normalised', 'Axis', 'mcnemar_test', 'spearman_interval',
+           'interval_verdict', 'ReportSettings', 'setting_range_errors', 'check_device_and_probe', 'report_settings',
+           'LensResult', 'seed_mean', 'top1_correct', 'top1_chance', 'model_label', 'compmap_world', 'random_score_row',
            'compmap_lens', 'binding_lens', 'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts',
            'activation_purity', 'purity_lens', 'ModelReport', 'lens_failure', 'failure_lines', 'lens_warnings',
            'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table',
@@ -152,17 +152,20 @@ class ReportSettings:
 # %% ../nbs/70_report.ipynb #0d68857a
 REPORT_ZERO_OK = ("world_seed", "purity_seed", "binding_seeds", "probe_per_cell")  # integer settings that may be 0 (probe_per_cell 0: every prompt)
 WORD_SOURCE_KINDS = ("minilm", "fasttext", "word2vec")                          # `compmap.word_vectors`' sources ('fasttext:<path>' too)
+REPORT_SEEDS = ("world_seed", "purity_seed", "compmap_seeds", "probe_seeds")    # seeds (the last two: tuples of them): in [0, 2**32)
 
 
 def setting_range_errors(s: ReportSettings) -> list[str]:
     "'name=value (what is allowed)' for each setting of `s` out of range (its types are checked already), the device and probe aside."
     low = lambda name: 0 if name in REPORT_ZERO_OK else 1
     bad = [f"{f.name}={getattr(s, f.name)!r} (an integer ≥ {low(f.name)})" for f in fields(s)
-           if type(f.default) is int and getattr(s, f.name) < low(f.name)]
+           if type(f.default) is int and f.name not in REPORT_SEEDS and getattr(s, f.name) < low(f.name)]
+    bad += [f"{k}={getattr(s, k)!r} (a seed: an integer in [0, 2**32))" for k in ("world_seed", "purity_seed")
+            if not is_whole_number(getattr(s, k), 0, 2**32)]
     bad += [f"{k}={getattr(s, k)!r} (a finite number > 0)" for k in ("compmap_lr", "csp_lr") if not (math.isfinite(getattr(s, k)) and getattr(s, k) > 0)]
     if not 0 < s.mac_closed_fraction <= 1: bad.append(f"mac_closed_fraction={s.mac_closed_fraction!r} (in (0, 1]; 1: the full world)")
-    bad += [f"{k}={list(getattr(s, k))} (one or more integers ≥ 0)" for k in ("compmap_seeds", "probe_seeds")
-            if not getattr(s, k) or not all(is_whole_number(x) for x in getattr(s, k))]
+    bad += [f"{k}={list(getattr(s, k))} (one or more seeds: integers in [0, 2**32))" for k in ("compmap_seeds", "probe_seeds")
+            if not getattr(s, k) or not all(is_whole_number(x, 0, 2**32) for x in getattr(s, k))]
     if not s.word_sources or not all(isinstance(w, str) and w.partition(":")[0] in WORD_SOURCE_KINDS for w in s.word_sources):
         bad.append(f"word_sources={list(s.word_sources)} (one or more of 'minilm', 'fasttext[:path]', 'word2vec[:path]')")
     if not s.binding_fractions or not all(t in ("single", "two", "rel") and isinstance(v, (int, float)) and not isinstance(v, bool)
@@ -193,7 +196,8 @@ def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> R
     if unknown: raise InputValidationError(f"Unknown report setting(s) {unknown}; known: {sorted(known)}.")
     typed, defaults = {k: tuple(v) if isinstance(v, list) else v for k, v in (overrides or {}).items()}, ReportSettings()
     for kind, accepted in ((tuple, tuple), (dict, dict), (bool, bool), (int, int), (float, (int, float)), (str, str)):
-        wrong = [f"{k}={v!r} (wants a {kind.__name__})" for k, v in typed.items() if type(getattr(defaults, k)) is kind
+        wants = "a list, e.g. [1123]" if kind is tuple else f"a {kind.__name__}"      # a YAML or JSON value has lists, no tuples
+        wrong = [f"{k}={v!r} (wants {wants})" for k, v in typed.items() if type(getattr(defaults, k)) is kind
                  and (not isinstance(v, accepted) or (kind is not bool and isinstance(v, bool)))]
         if wrong: raise InputValidationError(f"Report setting(s) of the wrong type: {'; '.join(wrong)}.")
     settings = replace(ReportSettings(device=device), **typed)
@@ -430,6 +434,7 @@ def report_model(spec: str, settings: ReportSettings, only: Sequence[str] = LENS
     report, unless `settings.keep_going`: then it is skipped as 'FAILED: <error>' (`failed` holds the error, the log its
     traceback) and the other lenses run; a model that does not load has every lens failed and kind 'not loaded'."""
     import time
+    only = string_list(only, "only (the lenses to run)")      # one lens alone: refused, not read letter by letter
     unknown = sorted(set(only) - set(LENSES))
     if unknown: raise InputValidationError(f"Unknown lens(es) {unknown}; choose from {list(LENSES)}.")
     label = model_label(spec)
@@ -619,7 +624,7 @@ def page_failures(page: str) -> list[str]:
 # %% ../nbs/70_report.ipynb #7d9bbaea
 def report_name(specs: Sequence[str]) -> str:
     "The file name (no suffix) of the report on `specs`: 'toyclip-default', 'toyclip-default_vs_toyitm-default'."
-    specs = [str(s) for s in specs]
+    specs = string_list(specs, "specs (the models reported on)")   # one spec alone: refused, not read letter by letter
     if not specs: raise InputValidationError("A report needs at least one model spec, e.g. `vlconcepts report toyclip:default`.")
     if len(set(specs)) != len(specs): raise InputValidationError(f"The specs {specs} repeat one; give each model once.")
     return "_vs_".join(re.sub(r"[^A-Za-z0-9.]+", "-", s).strip("-") for s in specs)
@@ -658,6 +663,9 @@ STUDY_B_TASKS = {"two": ("two objects", "two objects with attributes"), "rel": (
 
 def binding_recovery_rows(spec: str, label: str, settings: ReportSettings) -> pd.DataFrame:
     "Study B's points for dual encoder `spec`: per binding world (two, rel), zero-shot gen accuracy and the matching cell's probe EM."
+    if lacking := [task for task in STUDY_B_TASKS if task not in settings.binding_fractions]:    # before the model loads
+        raise InputValidationError(f"Study B needs the binding worlds {list(STUDY_B_TASKS)}, but binding_fractions ({settings.binding_fractions}) "
+                                   f"lacks {lacking}: give each a share of the paper's size, e.g. binding_fractions={{two: 0.04, rel: 0.03}}.")
     model = load_model(spec, settings.device)
     if model.kind != "dual": raise InputValidationError(f"{spec} is a {model.kind} model; study B needs a dual encoder (binding and probes).")
     binding = binding_lens(model, replace(settings, binding_fractions={t: settings.binding_fractions[t] for t in STUDY_B_TASKS},
