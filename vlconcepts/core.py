@@ -28,8 +28,8 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['PROFILE_THREADS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import', 'data_dir',
-           'cache_dir', 'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
+__all__ = ['PROFILE_THREADS', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import',
+           'data_dir', 'cache_dir', 'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
            'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root',
            'figures_dir', 'tables_dir', 'check_parameter_types', 'use_profile', 'is_whole_number', 'check_seed',
            'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress', 'get_logger',
@@ -206,7 +206,7 @@ def profile_outputs(profile: str = "tiny", root: Optional[Path] = None) -> Path:
 
 def output_root(profile: Optional[str] = None, root: Optional[Path] = None) -> Path:
     "Where figures/ and tables/ are written: `$VLCONCEPTS_OUTPUT` if set, else `profile_outputs` of `profile` (default `$VLCONCEPTS_PROFILE`, else tiny)."
-    if os.environ.get("VLCONCEPTS_OUTPUT"): return Path(os.environ["VLCONCEPTS_OUTPUT"]).expanduser()
+    if os.environ.get("VLCONCEPTS_OUTPUT"): return _env_path("VLCONCEPTS_OUTPUT", Path("."))   # a file is refused, as for the cache
     return profile_outputs(profile or os.environ.get("VLCONCEPTS_PROFILE") or "tiny", root)
 
 
@@ -251,7 +251,7 @@ def use_profile(profile: str, parameters: Optional[dict] = None) -> str:
     `parameters` (the notebook's `globals()`) are checked against their declared types first (`check_parameter_types`)."""
     if parameters is not None: check_parameter_types(parameters)
     profile_outputs(profile, Path("/"))                        # checks the name
-    if os.environ.get("VLCONCEPTS_PROFILE", profile) != profile:
+    if os.environ.get("VLCONCEPTS_PROFILE") and os.environ["VLCONCEPTS_PROFILE"] != profile:   # empty: unset, as output_root reads it
         raise InputValidationError(f"This kernel runs for profile {os.environ['VLCONCEPTS_PROFILE']!r} ($VLCONCEPTS_PROFILE), "
                                    f"but its notebook was given profile {profile!r}: pass the same profile to both.")
     os.environ["VLCONCEPTS_PROFILE"] = profile
@@ -327,6 +327,8 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
         raise VLConceptsError(f"Device '{device}' was requested but CUDA is not available here; use device='auto' or 'cpu'.")
     try: resolved = torch.device(device)
     except RuntimeError as e: raise VLConceptsError(f"Unknown device '{device}': use 'auto', 'cpu', 'cuda' or 'cuda:N'.") from e
+    if resolved.type not in ("cpu", "cuda", "mps"):
+        raise VLConceptsError(f"Device '{device}': vlconcepts runs on 'cpu', 'cuda', 'cuda:N' or 'mps' (or 'auto'), not {resolved.type}.")
     if resolved.type == "cpu" and resolved.index not in (None, 0):
         raise VLConceptsError(f"Device '{device}': the CPU has no index here; use 'cpu'.")
     if resolved.type == "cuda" and resolved.index is not None and resolved.index >= torch.cuda.device_count():
@@ -343,14 +345,20 @@ def progress(iterable: Iterable | None = None, desc: str | None = None, total: i
     return tqdm(iterable, desc=desc, total=total, disable=disable, dynamic_ncols=True, **kwargs)
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
 def get_logger(name: str = "vlconcepts") -> logging.Logger:
     "The package logger (or a child of it); level from `$VLCONCEPTS_LOGLEVEL` (default INFO)."
     root_logger = logging.getLogger("vlconcepts")
+    level = os.environ.get("VLCONCEPTS_LOGLEVEL", "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise InputValidationError(f"$VLCONCEPTS_LOGLEVEL is {os.environ['VLCONCEPTS_LOGLEVEL']!r}: use one of {', '.join(LOG_LEVELS)} (or unset it).")
     if not root_logger.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S"))
         root_logger.addHandler(handler)
-        root_logger.setLevel(os.environ.get("VLCONCEPTS_LOGLEVEL", "INFO").upper())
+        root_logger.setLevel(level)
         root_logger.propagate = False
     return logging.getLogger(name if name.startswith("vlconcepts") else f"vlconcepts.{name}")
 
@@ -467,10 +475,15 @@ def scratch_folder(prefix: str = "vlconcepts-") -> Path:
 
 # %% ../nbs/00_core.ipynb #cec43093
 def markdown_table(table, **to_markdown_kwargs) -> str:
-    "`table.to_markdown(...)` with every `|` in the index, column names and text cells escaped (each row keeps its columns) and integer columns printed as integers."
+    """`table.to_markdown(...)` with every `|` in the index (labels, tuples of a MultiIndex, its name), column names and text
+    cells escaped (each row keeps its columns) and integer columns printed as integers."""
+    import pandas as pd
     from pandas.api.types import is_integer_dtype, is_numeric_dtype
     escape = lambda v: v.replace("|", "\\|") if isinstance(v, str) else v
-    table = table.rename(index=escape, columns=escape)
+    if isinstance(table.index, pd.MultiIndex) and any("|" in str(label) for label in table.index):   # tabulate prints a tuple's repr
+        table = table.set_axis(pd.Index([str(label).replace("|", "\\|") for label in table.index]), axis=0)
+    table = table.rename(index=escape, columns=escape).rename_axis(index=[escape(n) for n in table.index.names],
+                                                                   columns=[escape(n) for n in table.columns.names])
     for i in range(table.shape[1]):
         column = table.iloc[:, i]
         if is_integer_dtype(column): table.isetitem(i, column.astype(object))     # counts print as integers, not with floatfmt

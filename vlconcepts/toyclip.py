@@ -36,10 +36,10 @@ from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, RELATIONS, RENDER_VERSION, p
 from .attribute_object_data import attribute_world_vocab
 from .cub_data import CUB_GROUPS
 from .datasets import WORLD_MODULES
-from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_CLASS_TEMPLATE, BIRD_GROUP_WORDS,
+from .world_mixture import (ATTRIBUTE_TEMPLATES, BIRD_ATTRIBUTE_TEMPLATE, BIRD_GROUP_WORDS,
                                       CLEVR_OBJECT_COUNTS, DEFAULT_MIXTURE, OBJECT_COUNT_CHOICES, PART_COLOUR_GROUPS, WorldScene,
-                                      attribute_form, bird_class_words, check_mixture, check_shares, finite_number, mixture_captioner,
-                                      named_attribute_words, render_mixture_pool, swap_one_word)
+                                      attribute_caption_pair, bird_caption_pair, check_mixture, check_shares, finite_number, mixture_captioner,
+                                      render_mixture_pool)
 
 logger = get_logger(__name__)
 
@@ -438,22 +438,8 @@ HARD_NEGATIVE_WORLDS = ("attributes", "birds")  # the worlds whose captions get 
 def caption_and_edit(ws: WorldScene, rng: np.random.Generator, edit_rng: np.random.Generator, part_swap: bool = False) -> tuple[str, str]:
     """`world_mixture.attribute_caption_pair` / `bird_caption_pair` of the close-up `ws` (world "attributes" or "birds"), with the
     caption's draws from `rng` (the draws of `attribute_caption` / `bird_caption`) and the edit's from `edit_rng`."""
-    if ws.world == "attributes":
-        chosen = named_attribute_words(ws, rng)
-        form = attribute_form(chosen, rng)
-        return form(chosen), form(swap_one_word(chosen, edit_rng))
-    bird, groups = dict(ws.info["bird"]), list(CUB_GROUPS)
-    if rng.random() < 0.5:
-        named = [groups[rng.integers(len(groups))]]
-        form = lambda b: BIRD_ATTRIBUTE_TEMPLATE.format(BIRD_GROUP_WORDS[named[0]], b[named[0]])
-    else:
-        words = bird_class_words(bird)
-        named = [g for g in words if rng.random() < 0.6] or [list(words)[rng.integers(len(words))]]
-        form = lambda b: BIRD_CLASS_TEMPLATE.format(" ".join(bird_class_words(b)[g] for g in named))
-    g = named[edit_rng.integers(len(named))]
-    others = [v for v in CUB_GROUPS[g] if v != bird[g]]
-    if part_swap and g in PART_COLOUR_GROUPS: others = sorted({bird[h] for h in PART_COLOUR_GROUPS} - {bird[g]}) or others
-    return form(bird), form({**bird, g: others[edit_rng.integers(len(others))]})
+    if ws.world == "attributes": return attribute_caption_pair(ws, rng, edit_rng=edit_rng)
+    return bird_caption_pair(ws, rng, part_swap=part_swap, edit_rng=edit_rng)
 
 
 def hard_negative_captioner(captioner: Callable, kind: str, negatives: dict, edit_rng: np.random.Generator) -> Callable:

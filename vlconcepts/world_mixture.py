@@ -203,19 +203,21 @@ def mixture_false_captioner(clevr_false_captioner: Callable) -> Callable:
     return captioner
 
 # %% ../nbs/04g_world_mixture.ipynb #c2f1d8b3
-def attribute_caption_pair(ws: WorldScene, rng: np.random.Generator) -> tuple[str, str]:
-    "A true caption of an attribute close-up (`attribute_caption`'s draws) and its one-word edit, which is false."
+def attribute_caption_pair(ws: WorldScene, rng: np.random.Generator, edit_rng: np.random.Generator | None = None) -> tuple[str, str]:
+    """A true caption of an attribute close-up (`attribute_caption`'s draws) and its one-word edit, which is false; the
+    edit is drawn from `edit_rng` (default: `rng`, after the caption's draws)."""
     chosen = named_attribute_words(ws, rng)
     form = attribute_form(chosen, rng)
-    return form(chosen), form(swap_one_word(chosen, rng))
+    return form(chosen), form(swap_one_word(chosen, rng if edit_rng is None else edit_rng))
 
 
 PART_COLOUR_GROUPS = ("has_primary_color", "has_head_color", "has_wing_color")  # the groups that colour a part of the bird
 
 
-def bird_caption_pair(ws: WorldScene, rng: np.random.Generator, part_swap: bool = False) -> tuple[str, str]:
+def bird_caption_pair(ws: WorldScene, rng: np.random.Generator, part_swap: bool = False, edit_rng: np.random.Generator | None = None) -> tuple[str, str]:
     """A true bird caption (`bird_caption`'s draws) and its one-word edit: one named group's value replaced, so false.
-    `part_swap=True`: an edited part colour becomes a colour the bird shows on another part (a binding negative)."""
+    `part_swap=True`: an edited part colour becomes a colour the bird shows on another part (a binding negative). The edit
+    is drawn from `edit_rng` (default: `rng`, after the caption's draws)."""
     bird, groups = dict(ws.info["bird"]), list(CUB_GROUPS)
     if rng.random() < 0.5:
         named = [groups[rng.integers(len(groups))]]
@@ -224,10 +226,11 @@ def bird_caption_pair(ws: WorldScene, rng: np.random.Generator, part_swap: bool 
         words = bird_class_words(bird)
         named = [g for g in words if rng.random() < 0.6] or [list(words)[rng.integers(len(words))]]
         form = lambda b: BIRD_CLASS_TEMPLATE.format(" ".join(bird_class_words(b)[g] for g in named))
-    g = named[rng.integers(len(named))]
+    edit_rng = rng if edit_rng is None else edit_rng
+    g = named[edit_rng.integers(len(named))]
     others = [v for v in CUB_GROUPS[g] if v != bird[g]]
     if part_swap and g in PART_COLOUR_GROUPS: others = sorted({bird[h] for h in PART_COLOUR_GROUPS} - {bird[g]}) or others
-    return form(bird), form({**bird, g: others[rng.integers(len(others))]})
+    return form(bird), form({**bird, g: others[edit_rng.integers(len(others))]})
 
 
 # %% ../nbs/04g_world_mixture.ipynb #f5c3a7e8
