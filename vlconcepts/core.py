@@ -321,7 +321,7 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
     device = (device or "auto").lower()
     if device == "auto":
         if torch.cuda.is_available(): return torch.device("cuda")
-        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available(): return torch.device("mps")
+        if _has_mps(): return torch.device("mps")
         return torch.device("cpu")
     if device.startswith("cuda") and not torch.cuda.is_available():
         raise VLConceptsError(f"Device '{device}' was requested but CUDA is not available here; use device='auto' or 'cpu'.")
@@ -333,7 +333,7 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
         raise VLConceptsError(f"Device '{device}': the CPU has no index here; use 'cpu'.")
     if resolved.type == "cuda" and resolved.index is not None and resolved.index >= torch.cuda.device_count():
         raise VLConceptsError(f"Device '{device}': this machine has {torch.cuda.device_count()} CUDA device(s) (cuda:0 …).")
-    if resolved.type == "mps" and not (getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()):
+    if resolved.type == "mps" and not _has_mps():
         raise VLConceptsError(f"Device '{device}' was requested but MPS is not available here; use device='auto' or 'cpu'.")
     return resolved
 

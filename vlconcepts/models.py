@@ -805,9 +805,8 @@ def hub_cache_only():
 def _openclip_weights(arch: str, weights: str | None) -> tuple[str, Path | None]:
     """What follows `openclip:<arch>@`: `('random', None)` (nothing, or 'random'), `('tag', None)` (a pretrained tag of `arch`,
     even where a file or folder of that name stands here) or `('file', path)`; a `ModelSpecError` saying why not otherwise."""
-    import open_clip
     if not weights or weights == "random": return "random", None
-    tags = open_clip.list_pretrained_tags_by_model(arch)
+    tags = _openclip_tags(arch)
     if weights in tags: return "tag", None
     if not _looks_like_path(weights):
         raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}.{did_you_mean(weights, tags)} "

@@ -43,10 +43,10 @@ __all__ = ['logger', 'PAPER_PROBE_CONFIG', 'SMOKE_PROBE_CONFIG', 'POSITIVE_PROBE
            'check_text_pair', 'exact_match', 'paired_texts', 'same_words', 'is_word_order_error', 'shuffled_percent',
            'bleu4', 'ProbeConfig', 'check_probe_config', 'probe_config', 'probe_vocabulary', 'train_probe_tokenizer',
            'pretrained_errors', 'probe_tokenizer', 'probe_t5', 'VectorConditionedT5', 'PooledT5Autoencoder',
-           'batch_indices', 'StepBatches', 'fit', 'held_out_captions', 'remove_held_out', 'check_held_out',
-           'probe_training_captions', 'validation_split', 'seen_in_training', 'TrainedProbe', 'trained_autoencoder',
-           'encoder_vectors', 'train_or_load_probe', 'usable_encoders', 'probe_predictions', 'probe_summary',
-           'probe_pattern', 'error_kind', 'error_kinds', 'prompt_word_checks']
+           'batch_indices', 'StepBatches', 'fit', 'held_out_captions', 'remove_held_out', 'among_captions',
+           'check_held_out', 'probe_training_captions', 'validation_split', 'seen_in_training', 'TrainedProbe',
+           'trained_autoencoder', 'encoder_vectors', 'train_or_load_probe', 'usable_encoders', 'probe_predictions',
+           'probe_summary', 'probe_pattern', 'error_kind', 'error_kinds', 'prompt_word_checks']
 
 # %% ../nbs/41_probes.ipynb #ab9ef3bb
 def normalize_caption(text: str) -> str:
@@ -562,10 +562,15 @@ def remove_held_out(captions: Sequence[str], held_out: set[str] | frozenset[str]
     return [c for c in captions if normalize_caption(c) not in held_out]
 
 
+def among_captions(texts: Sequence[str], captions: Sequence[str]) -> list[str]:
+    "Those of `texts` whose normalised form is among `captions`' (order kept)."
+    seen = {normalize_caption(c) for c in captions}
+    return [text for text in texts if normalize_caption(text) in seen]
+
+
 def check_held_out(training: Sequence[str], prompts: Sequence[str]):
     "Raise `VLConceptsError` naming the evaluation prompts that occur (normalised) among the training captions."
-    seen = {normalize_caption(c) for c in training}
-    leaks = [p for p in prompts if normalize_caption(p) in seen]
+    leaks = among_captions(prompts, training)
     if leaks: raise VLConceptsError(f"{len(leaks)} evaluation prompt(s) are in the probe's training captions, e.g. {leaks[:3]}; "
                                     "hold them out with `remove_held_out`.")
 
@@ -603,8 +608,7 @@ def validation_split(n: int, fraction: float, seed: int = 0) -> tuple[torch.Tens
 # %% ../nbs/41_probes.ipynb #fd4ad711
 def seen_in_training(texts: Sequence[str], config: ProbeConfig) -> list[str]:
     "Those of `texts` whose normalised form is among the probe's training (and validation) captions for `config`."
-    seen = {normalize_caption(c) for c in probe_training_captions(config)}
-    return [text for text in string_list(texts) if normalize_caption(text) in seen]
+    return among_captions(string_list(texts), probe_training_captions(config))
 
 # %% ../nbs/41_probes.ipynb #9cd707b9
 @dataclass
