@@ -16,7 +16,15 @@ of a899f04 in a fresh clone on an AMD EPYC AVX2 host, also one thread per kernel
 (purity.spurious_background_fails_task -1.17 -> -2.79), below HOST_MARGIN_SHIFT = 1.9; 55 of 56 verdicts the same. The one
 that moved, probes.negation_hard (-0.85 -> -1.39, inconclusive -> does not hold), was not firm. The CompMap and binding
 margins (five seeds of trained binding models included) did not move at all
-(benchmarks/measured/2026-11-26_findings_across_hosts_avx2_one_thread.txt)."""
+(benchmarks/measured/2026-11-26_findings_across_hosts_avx2_one_thread.txt).
+Measured 2026-12-01 (night): the committed page of d231824 (mixed: AVX-512 rebuild of e46f70b, the probes lens and
+study B from the AVX2 host) against a cold `make figures` of d231824 in a fresh clone on the AVX2 host: 1.62 (again
+purity.spurious_background_fails_task -1.17 -> -2.79); 55 of 56 verdicts the same; the one that moved,
+mac.drop_in_attributes_not_objects (0.94 -> 1.01, inconclusive -> holds), was not firm; its weakest comparison is
+Troika's, retrained on this host. Not a host comparison alone: (a)'s MAC zero-shot CLIP rows were computed before
+2026-12-01's written-out prompts (CLIP closed Top1-P 84.33 -> 85.33), which moved the MAC rows that compare with CLIP
+(mac.mm_encoder_best_closed, for one). These tables were committed
+(benchmarks/measured/2026-12-01_findings_across_hosts_full_avx2.txt)."""
 import argparse
 import math
 from pathlib import Path

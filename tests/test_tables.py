@@ -102,24 +102,9 @@ def test_every_table_names_its_profile(table):
 
 
 PAPER_IN_ITS_ROWS = {"findings"}   # prints the paper's value on every row, beside ours
-# Their writers now say why they print no paper numbers (save_table's `no_paper`; binding.BindingTable.no_paper), but the
-# committed copies predate that: they come from the training notebooks 05, 05b, 21, 50 and 71 (41's and 72's were rebuilt on 2026-12-01), whose trained numbers
-# move from host to host, so they change with the next full rebuild (`make figures`), not alone. Not strict: after
-# `make figures` they pass (XPASS) and `make test` still passes; remove them from this set when the rebuilt ones are committed.
-PAPER_SECTION_PENDING = {
-    "binding_table3", "mac_closed_open_drop", "mac_seen_unseen",
-    "study_purity_gap", "study_purity_gap_points", "toyclip_part_binding",
-    "toyclip_world_recognition", "toyclip_zero_shot", "toyitm_accuracy", "toyitm_hidden_probe", "toyitm_world_edits"}
 
 
-def test_the_pending_tables_exist():
-    assert PAPER_SECTION_PENDING <= {t.stem for t in TABLES}
-
-
-@pytest.mark.parametrize("table", [pytest.param(t, marks=pytest.mark.xfail(strict=False, reason="written before its notebook said why "
-                                                                           "it has no paper numbers; changes with the next full rebuild"))
-                                   if t.stem in PAPER_SECTION_PENDING else t
-                                   for t in TABLES if t.stem not in PAPER_IN_ITS_ROWS], ids=lambda p: p.stem)
+@pytest.mark.parametrize("table", [t for t in TABLES if t.stem not in PAPER_IN_ITS_ROWS], ids=lambda p: p.stem)
 def test_every_table_prints_the_paper_or_says_why_not(table):
     "A reader of any table finds, under '## Paper', the paper's numbers as the paper prints them or why there are none."
     assert "\n## Paper" in table.read_text(), (
