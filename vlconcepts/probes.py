@@ -782,9 +782,10 @@ def probe_predictions(encoder_spec: str, prompts, config: ProbeConfig = ProbeCon
     texts = string_list(table["prompt"].tolist(), "prompts['prompt']")                    # checked before any training
     probe = train_or_load_probe(encoder_spec, config, device)
     path = probe.directory / f"predictions-{dataset_fingerprint(texts)[:16]}-beams{config.num_beams}.json"
+    # read (from the feature cache) even when the predictions are kept: its IndistinctTextsWarning is told on every run
+    vectors, _ = encoder_vectors(encoder_spec, texts, config, f"prompts-{dataset_fingerprint(texts)[:12]}", device)
     if path.exists(): predictions = json.loads(path.read_text())
     else:
-        vectors, _ = encoder_vectors(encoder_spec, texts, config, f"prompts-{dataset_fingerprint(texts)[:12]}", device)
         predictions = probe.decode(vectors, batch_size, device)
         with atomic_write(path, "w") as f: json.dump(predictions, f)
     table["encoder"] = encoder_spec
