@@ -781,9 +781,10 @@ def probe_predictions(encoder_spec: str, prompts, config: ProbeConfig = ProbeCon
         raise InputValidationError("prompts must be a non-empty list of strings or a DataFrame with a 'prompt' column.")
     texts = string_list(table["prompt"].tolist(), "prompts['prompt']")                    # checked before any training
     probe = train_or_load_probe(encoder_spec, config, device)
-    path = probe.directory / f"predictions-{dataset_fingerprint(texts)[:16]}-beams{config.num_beams}.json"
+    texts_digest = dataset_fingerprint(texts)
+    path = probe.directory / f"predictions-{texts_digest[:16]}-beams{config.num_beams}.json"
     # read (from the feature cache) even when the predictions are kept: its IndistinctTextsWarning is told on every run
-    vectors, _ = encoder_vectors(encoder_spec, texts, config, f"prompts-{dataset_fingerprint(texts)[:12]}", device)
+    vectors, _ = encoder_vectors(encoder_spec, texts, config, f"prompts-{texts_digest[:12]}", device)
     if path.exists(): predictions = json.loads(path.read_text())
     else:
         predictions = probe.decode(vectors, batch_size, device)
