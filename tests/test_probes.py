@@ -183,13 +183,16 @@ def test_a_damaged_newest_checkpoint_falls_back_to_the_one_before(tmp_path):
 def test_no_compprompts_template_writes_training_text(tmp_path, monkeypatch):
     import vlconcepts.compprompts as compprompts_module
     import vlconcepts.probes as probes_module
-    probes_module.held_out_captions(0)                                              # the prompts to hold out, drawn first
+    config = replace(SMOKE_PROBE_CONFIG, n_captions=150, corpus_seed=11)
+    # the prompts to hold out, drawn first with this config's arguments (the call's own cache key: with other ones the
+    # test passed only after another test had drawn these, and failed alone)
+    probes_module.held_out_captions(config.compprompts_seed, config.imcaps_pairs, config.imcaps_seed)
     def refuse(*args, **kwargs): raise AssertionError("a CompPrompts template wrote training text")
     monkeypatch.setenv("VLCONCEPTS_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(compprompts_module, "draw_prompt", refuse)
     monkeypatch.setattr(compprompts_module, "compprompts_training_captions", refuse)
     probes_module._training_captions.cache_clear()
-    assert len(probe_training_captions(replace(SMOKE_PROBE_CONFIG, n_captions=150, corpus_seed=11))) > 20
+    assert len(probe_training_captions(config)) > 20
     assert "n_grammar_captions" not in ProbeConfig.__dataclass_fields__
 
 
