@@ -69,3 +69,18 @@ def test_capacity_sweep_reads_back_without_an_oracle_or_training(monkeypatch, on
     trained, oracles = counting(monkeypatch, learners, "train_concept_learner"), counting(monkeypatch, learners, "oracle_matrix")
     assert learners.capacity_sweep(data, [4], **options) == first
     assert not trained and not oracles                         # all read back: no CBM, no oracle probes
+
+
+def test_a_read_back_trial_warns_as_its_computation_did(monkeypatch):
+    "A warm rebuild says what the cold one said: Table 1's small-n AUC warning comes back with the cached trial."
+    import warnings
+    calls = counting(monkeypatch, purity, "table1_scores")
+    settings = dict(n_samples=60, n_trials=1, metrics=["OIS"], show_progress=False)   # 12 test samples: AUCs are noise
+    told = []
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            purity.run_table1(**settings)
+        told.append(sorted(str(w.message) for w in caught if "n is too small to estimate an AUC" in str(w.message)))
+    assert len(calls) == 2                                    # computed once per mode, then read back
+    assert told[0] and told[1] == told[0]                     # the second run warns as the first did

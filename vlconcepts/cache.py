@@ -15,6 +15,7 @@ import stat
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -32,9 +33,10 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'FILE_DIGESTS_DIR', 'FILE_SETTLE_SECONDS', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR',
            'RESULTS_SPEC', 'RESULT_PICKLE', 'dataset_fingerprint', 'file_digests', 'compute_context',
-           'computing_libraries', 'CacheKey', 'FeatureCache', 'DistributedWorld', 'distributed_world', 'image_decoder',
-           'cached_image_features', 'cached_text_features', 'cached_activations', 'cached_image_tokens', 'code_digest',
-           'result_key', 'cached_result', 'list_entries', 'format_entries', 'cache_size', 'clear']
+           'computing_libraries', 'CacheKey', 'CacheNotice', 'FeatureCache', 'DistributedWorld', 'distributed_world',
+           'image_decoder', 'cached_image_features', 'cached_text_features', 'cached_activations',
+           'cached_image_tokens', 'code_digest', 'result_key', 'cached_result', 'list_entries', 'format_entries',
+           'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -255,6 +257,10 @@ def _load_tensor(path: Path, n_rows: Optional[int] = None) -> Optional[torch.Ten
     return tensor
 
 # %% ../nbs/02_cache.ipynb #996c6c40
+class CacheNotice(RuntimeWarning):
+    "A note on the cache's own state (a damaged entry recomputed, a result not kept): true of one run, so never kept with a result."
+
+
 def _rows_checksum(rows: torch.Tensor, key_digest: str, index: int) -> str:
     "SHA-256 of one chunk's rows (shape, dtype and bytes), bound to the entry's key digest and the chunk's index."
     rows = rows.detach().cpu().contiguous()
@@ -281,7 +287,7 @@ def _load_chunk(path: Path, n_rows: int, key_digest: str, index: int) -> Optiona
         elif saved.get("sha256") != _rows_checksum(rows, key_digest, index):
             why = "changed since it was written (its SHA-256 does not match)"
         else: return rows
-    warnings.warn(f"cache chunk {path} is {why}; recomputing it", RuntimeWarning, stacklevel=3)
+    warnings.warn(f"cache chunk {path} is {why}; recomputing it", CacheNotice, stacklevel=3)
     return None
 
 # %% ../nbs/02_cache.ipynb #a171c3bc
@@ -371,7 +377,7 @@ class FeatureCache:
         bounds, sums = _chunk_bounds(len(result), meta.get("chunk_size") or len(result)), meta.get("chunk_sha256")
         if not isinstance(sums, list) or len(sums) != len(bounds):
             warnings.warn(f"cache entry {entry} has no chunk checksums (written by an older vlconcepts); recomputing it",
-                          RuntimeWarning, stacklevel=3)
+                          CacheNotice, stacklevel=3)
             return meta, result, list(range(len(bounds)))
         with ThreadPoolExecutor(max(1, torch.get_num_threads())) as pool:   # hashlib releases the GIL: one chunk per thread
             found = pool.map(lambda i: _rows_checksum(result[slice(*bounds[i])], key.digest, i), range(len(bounds)))
@@ -379,7 +385,7 @@ class FeatureCache:
         if changed:
             rows = ", ".join(f"{a}-{b - 1}" for a, b in (bounds[i] for i in changed[:3])) + (", ..." if len(changed) > 3 else "")
             warnings.warn(f"cache entry {entry} ({key.what}): {len(changed)} of {len(bounds)} chunks of {RESULT_NAME} changed "
-                          f"on disk since they were written (rows {rows}); recomputing them", RuntimeWarning, stacklevel=3)
+                          f"on disk since they were written (rows {rows}); recomputing them", CacheNotice, stacklevel=3)
         return meta, result, changed
 
     def __contains__(self, key: CacheKey) -> bool: return self.get(key) is not None
@@ -716,28 +722,70 @@ def result_key(what: str, parts: dict, modules: Sequence = ()) -> CacheKey:
     return CacheKey(what, code_digest(*modules) if modules else "no-code", RESULTS_SPEC, RESULTS_SPEC,
                     extra=_part_fingerprint(dict(parts)))
 
+# %% ../nbs/02_cache.ipynb #285f502b
+@contextmanager
+def _recording_warnings():
+    "Within the block, record each warning shown (but `CacheNotice`s) as a JSON-able dict; what is shown stays as it was."
+    shown, previous = [], warnings.showwarning
+    def record(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, CacheNotice):
+            shown.append({"category": f"{category.__module__}:{category.__qualname__}", "message": str(message),
+                          "filename": str(filename), "lineno": int(lineno)})
+        previous(message, category, filename, lineno, file, line)
+    warnings.showwarning = record
+    try: yield shown
+    finally:
+        if warnings.showwarning is record: warnings.showwarning = previous
+
+
+_REPLAY_REGISTRIES: dict = {}   # one warning registry per source file: a told-again warning repeats as the first telling did
+
+
+def _warning_category(name: str) -> type:
+    "The warning class `module:qualname` names, or `UserWarning` when it no longer imports."
+    import importlib
+    module, _, qualname = name.partition(":")
+    try:
+        category = importlib.import_module(module)
+        for part in qualname.split("."): category = getattr(category, part)
+    except (ImportError, AttributeError, ValueError): return UserWarning
+    return category if isinstance(category, type) and issubclass(category, Warning) else UserWarning
+
+
+def _replay_warnings(recorded: Sequence[dict]):
+    "Show again the warnings `_recording_warnings` recorded, each at its first place, through the current filters."
+    for w in recorded:
+        warnings.warn_explicit(w["message"], _warning_category(w["category"]), w["filename"], w["lineno"],
+                               registry=_REPLAY_REGISTRIES.setdefault(w["filename"], {}))
+
 # %% ../nbs/02_cache.ipynb #4e2ede4e
 def cached_result(what: str, compute: Callable[[], object], parts: dict, modules: Sequence = (),
                   cache: Optional[FeatureCache] = None, recompute: bool = False):
-    "`compute()` (any picklable value: rows, frames, a trained module), computed once per key (`result_key`) and kept in the cache."
+    """`compute()` (any picklable value: rows, frames, a trained module), computed once per key (`result_key`) and kept in the cache.
+
+    The warnings shown while computing it are kept with it and shown again whenever it is read back."""
     import pickle
     key = result_key(what, parts, modules)
     entry = (cache or FeatureCache()).entry_dir(key)
     meta = _read_meta(entry) or {}
     if not recompute and meta.get("complete") and meta.get("key") == key.digest and (entry / RESULT_PICKLE).is_file():
         payload = (entry / RESULT_PICKLE).read_bytes()
-        if hashlib.sha256(payload).hexdigest() == meta.get("sha256"): return pickle.loads(payload)
-        warnings.warn(f"cached result {entry} ({what}) changed on disk since it was written; recomputing it", RuntimeWarning, stacklevel=2)
+        if hashlib.sha256(payload).hexdigest() == meta.get("sha256"):
+            value = pickle.loads(payload)
+            _replay_warnings(meta.get("warnings") or [])       # what computing it warned, told again
+            return value
+        warnings.warn(f"cached result {entry} ({what}) changed on disk since it was written; recomputing it", CacheNotice, stacklevel=2)
     _writable(entry)                                  # before the work: a result computed for a cache it cannot keep would be lost
-    value = compute()
+    with _recording_warnings() as raised: value = compute()
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     try:
         with atomic_write(entry / RESULT_PICKLE, "wb") as f: f.write(payload)
         _write_meta(entry, {"key": key.digest, "what": what, "spec": RESULTS_SPEC, "complete": True, "n_items": None, "context": key.context,
-                            "sha256": hashlib.sha256(payload).hexdigest(), "created": time.strftime("%Y-%m-%dT%H:%M:%S")})
+                            "sha256": hashlib.sha256(payload).hexdigest(), "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                            "warnings": raised})
     except (OSError, VLConceptsError) as e:                     # a full disk: the caller still gets what was computed
         warnings.warn(f"cached result {entry} ({what}) was computed but could not be kept ({e}); it is returned uncached, and the "
-                      "next run computes it again", RuntimeWarning, stacklevel=2)
+                      "next run computes it again", CacheNotice, stacklevel=2)
     return value
 
 # %% ../nbs/02_cache.ipynb #c1bd0770
