@@ -28,6 +28,7 @@ def test_smoke_run(notebook, tmp_path, private_tmpdir):
     result = run_experiment(notebook, profile="smoke", device="cpu", runs_dir=tmp_path / "runs", publish_to=tmp_path / "out")
     assert result.status == "ok", f"{notebook.name} failed in the smoke profile: {result.error} (executed copy: {result.executed})"
     assert result.outputs, f"{notebook.name} wrote no figure or table"
+    assert "IProgress not found" not in Path(result.executed).read_text(), "tqdm.auto's widget warning: use core.progress"
     for path in result.outputs:
         assert path.stat().st_size > 0
     no_paper = [p.name for p in result.outputs if p.suffix == ".md" and p.parent.name == "tables" and p.stem not in PAPER_IN_ITS_ROWS

@@ -32,10 +32,10 @@ __all__ = ['PROFILE_THREADS', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'i
            'data_dir', 'cache_dir', 'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError',
            'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root',
            'figures_dir', 'tables_dir', 'check_parameter_types', 'use_profile', 'is_whole_number', 'check_seed',
-           'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress', 'get_logger',
-           'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table',
-           'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data',
-           'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+           'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress_bar_class', 'progress',
+           'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder',
+           'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data',
+           'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -338,9 +338,35 @@ def pick_device(device: str | torch.device = "auto") -> torch.device:
     return resolved
 
 # %% ../nbs/00_core.ipynb #af7c4c99
+def progress_bar_class() -> type:
+    """tqdm's widget bar inside a Jupyter kernel that has ipywidgets, its text bar everywhere else. (`tqdm.auto` warns
+    "IProgress not found" in a kernel without ipywidgets, papermill's included, and then draws the text bar anyway.)"""
+    from tqdm.std import tqdm as text_bar
+    ipython = sys.modules.get("IPython")                 # not imported: not in a kernel
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+        if shell is None or "IPKernelApp" not in shell.config: return text_bar
+        import ipywidgets  # noqa: F401  (the widget bar needs it)
+        from tqdm.notebook import tqdm as widget_bar
+    except Exception: return text_bar                    # no ipywidgets, or an IPython without a config
+    return widget_bar
+
+
+def _import_tqdm_auto_quietly():
+    "Import `tqdm.auto` once, its 'IProgress not found' warning silenced, so the libraries that import it later print none."
+    from tqdm import TqdmWarning
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found", category=TqdmWarning)
+        import tqdm.auto  # noqa: F401  (transformers, huggingface_hub and open_clip import it; in a kernel without
+                          # ipywidgets it warns once, then falls back to the text bar that progress_bar_class picks too)
+
+
+_import_tqdm_auto_quietly()
+
+
 def progress(iterable: Iterable | None = None, desc: str | None = None, total: int | None = None, **kwargs):
-    "A tqdm progress bar over `iterable`; disabled when `$VLCONCEPTS_PROGRESS` is `0`."
-    from tqdm.auto import tqdm
+    "A tqdm progress bar over `iterable` (`progress_bar_class`); disabled when `$VLCONCEPTS_PROGRESS` is `0`."
+    tqdm = progress_bar_class()
     disable = kwargs.pop("disable", False) or os.environ.get("VLCONCEPTS_PROGRESS", "1") == "0"
     return tqdm(iterable, desc=desc, total=total, disable=disable, dynamic_ncols=True, **kwargs)
 
