@@ -22,16 +22,16 @@ from .core import InputValidationError, VLConceptsError, get_logger, is_whole_nu
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'REPORT_ZERO_OK', 'WORD_SOURCE_KINDS',
-           'REPORT_SEEDS', 'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE', 'FAILED_HEADING',
-           'WARNINGS_HEADING', 'STUDY_B_TASKS', 'lens_plan', 'normalised', 'Axis', 'mcnemar_test', 'spearman_interval',
-           'interval_verdict', 'ReportSettings', 'setting_range_errors', 'check_device_and_probe', 'report_settings',
-           'LensResult', 'seed_mean', 'top1_correct', 'top1_chance', 'model_label', 'compmap_world', 'random_score_row',
-           'compmap_lens', 'binding_lens', 'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts',
-           'activation_purity', 'purity_lens', 'ModelReport', 'lens_failure', 'failure_lines', 'lens_warnings',
-           'report_model', 'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table',
-           'report_page', 'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
-           'binding_recovery_rows']
+__all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'PERMUTATION_EXACT_UP_TO', 'REPORT_ZERO_OK',
+           'WORD_SOURCE_KINDS', 'REPORT_SEEDS', 'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE',
+           'FAILED_HEADING', 'WARNINGS_HEADING', 'STUDY_B_TASKS', 'lens_plan', 'normalised', 'Axis', 'mcnemar_test',
+           'spearman_interval', 'interval_verdict', 'spearman_permutation_p', 'ReportSettings', 'setting_range_errors',
+           'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct', 'top1_chance',
+           'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens', 'probes_lens',
+           'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens', 'ModelReport',
+           'lens_failure', 'failure_lines', 'lens_warnings', 'report_model', 'paired_tests', 'paper_points',
+           'summary_figure', 'scores_table', 'axes_table', 'report_page', 'without_timings', 'page_failures',
+           'report_name', 'purity_gap_rows', 'study_verdict', 'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
 LENSES = ("compmap", "binding", "probes", "controlled_imcaps", "mac", "purity")
@@ -114,6 +114,27 @@ def interval_verdict(low: float, high: float, direction: int = 1) -> str:
     if math.isnan(low) or math.isnan(high): return "inconclusive"
     low, high = sorted((direction * low, direction * high))
     return "holds" if low > 0 else "does not hold" if high < 0 else "inconclusive"
+
+# %% ../nbs/70_report.ipynb #d0d6f3dc
+PERMUTATION_EXACT_UP_TO = 8   # points up to which the permutation test enumerates every ordering (8! = 40,320)
+
+
+def spearman_permutation_p(x, y, n_perm: int = 20000, seed: int = 0) -> float:
+    "Two-sided permutation p-value of Spearman's rho of `x` and `y` (NaN pairs dropped): exact up to 8 points; NaN if a side is constant."
+    import itertools
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    rx, ry = stats.rankdata(x[keep]), stats.rankdata(y[keep])
+    n = len(rx)
+    if n < 3: raise InputValidationError(f"spearman_permutation_p needs at least 3 points with both values; got {n}.")
+    rx, ry = rx - rx.mean(), ry - ry.mean()
+    if not rx.any() or not ry.any(): return math.nan
+    if n <= PERMUTATION_EXACT_UP_TO: orders = np.array(list(itertools.permutations(range(n))))
+    else: orders = np.argsort(np.random.default_rng(seed).random((n_perm, n)), axis=1)
+    scale = np.sqrt((rx ** 2).sum() * (ry ** 2).sum())
+    observed = abs(rx @ ry) / scale
+    as_large = int((np.abs(ry[orders] @ rx) / scale >= observed - 1e-12).sum())
+    return as_large / len(orders) if n <= PERMUTATION_EXACT_UP_TO else (as_large + 1) / (n_perm + 1)
 
 # %% ../nbs/70_report.ipynb #9b5df773
 @dataclass
@@ -653,9 +674,12 @@ def purity_gap_rows(model, label: str, templates: dict, settings: ReportSettings
 
 
 def study_verdict(points: pd.DataFrame, x: str, y: str, direction: int = 1, n_boot: int = 2000, seed: int = 0) -> dict:
-    "Spearman's rho of columns `x` and `y` of `points`, its bootstrap 95% interval, n, and the verdict on the `direction` (+1: positive)."
+    """Spearman's rho of columns `x` and `y` of `points`, its bootstrap 95% interval, n, the permutation p-value and the
+    verdict on the `direction` (+1: positive): the interval's, when p < 0.05; 'inconclusive' otherwise."""
     found = spearman_interval(points[x], points[y], n_boot=n_boot, seed=seed)
-    return {"x": x, "y": y, **found, "verdict": interval_verdict(found["low"], found["high"], direction)}
+    p = spearman_permutation_p(points[x], points[y], seed=seed)
+    verdict = interval_verdict(found["low"], found["high"], direction) if p < 0.05 else "inconclusive"   # NaN p: inconclusive
+    return {"x": x, "y": y, **found, "p (permutation)": p, "verdict": verdict}
 
 # %% ../nbs/70_report.ipynb #ed8cfa79
 STUDY_B_TASKS = {"two": ("two objects", "two objects with attributes"), "rel": ("relations", "spatial relations")}  # world -> (title, probe cell)
