@@ -84,3 +84,21 @@ def test_a_read_back_trial_warns_as_its_computation_did(monkeypatch):
         told.append(sorted(str(w.message) for w in caught if "n is too small to estimate an AUC" in str(w.message)))
     assert len(calls) == 2                                    # computed once per mode, then read back
     assert told[0] and told[1] == told[0]                     # the second run warns as the first did
+
+
+def test_warm_cold_warnings_benchmark_reads_and_compares_executed_copies(benchmark_script, tmp_path):
+    "benchmarks/warm_cold_warnings.py counts the warnings an executed notebook shows and names those only one side shows."
+    import json
+    bench = benchmark_script("warm_cold_warnings")
+    def executed(texts):
+        cells = [{"cell_type": "code", "source": "", "outputs": [{"output_type": "stream", "name": "stderr", "text": t}]} for t in texts]
+        path = tmp_path / f"nb{len(list(tmp_path.iterdir()))}.ipynb"
+        path.write_text(json.dumps({"cells": cells}))
+        return path
+    cold = bench.warnings_shown(executed(["x.py:3: UserWarning: n is too small\n  warn()\n", "UserWarning: n is too small\n",
+                                          "ConstantInputWarning: An input array is constant\n"]))
+    assert cold[("UserWarning", "n is too small")] == 2 and len(cold) == 2
+    warm = bench.warnings_shown(executed(["UserWarning: n is too small\n", "plain output, no warning\n"]))
+    lines = bench.compare(cold, warm)
+    assert len(lines) == 1 and "cold only (1x): ConstantInputWarning" in lines[0]
+    assert bench.compare(cold, cold) == []
