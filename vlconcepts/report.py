@@ -93,12 +93,17 @@ def mcnemar_test(correct_a, correct_b) -> dict:
     return {"n": int(a.size), "only a": only_a, "only b": only_b, "p": min(p, 1.0)}
 
 # %% ../nbs/70_report.ipynb #2de84c61
-def spearman_interval(x, y, n_boot: int = 2000, level: float = 0.95, seed: int = 0) -> dict:
-    "Spearman's rho of `x` and `y`, its percentile-bootstrap interval ('low', 'high') and the number of points n."
+def _paired_points(x, y, what: str) -> tuple[np.ndarray, np.ndarray]:
+    "`x` and `y` as float arrays without the pairs missing either value; at least 3 pairs, or an error naming `what`."
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     keep = ~(np.isnan(x) | np.isnan(y))
-    x, y = x[keep], y[keep]
-    if len(x) < 3: raise InputValidationError(f"spearman_interval needs at least 3 points with both values; got {len(x)}.")
+    if keep.sum() < 3: raise InputValidationError(f"{what} needs at least 3 points with both values; got {int(keep.sum())}.")
+    return x[keep], y[keep]
+
+
+def spearman_interval(x, y, n_boot: int = 2000, level: float = 0.95, seed: int = 0) -> dict:
+    "Spearman's rho of `x` and `y`, its percentile-bootstrap interval ('low', 'high') and the number of points n."
+    x, y = _paired_points(x, y, "spearman_interval")
     rho = float(stats.spearmanr(x, y).statistic)
     rng, draws = np.random.default_rng(seed), []
     for _ in range(n_boot):
@@ -122,11 +127,8 @@ PERMUTATION_EXACT_UP_TO = 8   # points up to which the permutation test enumerat
 def spearman_permutation_p(x, y, n_perm: int = 20000, seed: int = 0) -> float:
     "Two-sided permutation p-value of Spearman's rho of `x` and `y` (NaN pairs dropped): exact up to 8 points; NaN if a side is constant."
     import itertools
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    keep = ~(np.isnan(x) | np.isnan(y))
-    rx, ry = stats.rankdata(x[keep]), stats.rankdata(y[keep])
+    rx, ry = (stats.rankdata(v) for v in _paired_points(x, y, "spearman_permutation_p"))
     n = len(rx)
-    if n < 3: raise InputValidationError(f"spearman_permutation_p needs at least 3 points with both values; got {n}.")
     rx, ry = rx - rx.mean(), ry - ry.mean()
     if not rx.any() or not ry.any(): return math.nan
     if n <= PERMUTATION_EXACT_UP_TO: orders = np.array(list(itertools.permutations(range(n))))
