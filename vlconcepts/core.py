@@ -33,9 +33,10 @@ __all__ = ['PROFILE_THREADS', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'i
            'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root',
            'figures_dir', 'tables_dir', 'check_parameter_types', 'use_profile', 'is_whole_number', 'check_seed',
            'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress_bar_class', 'progress',
-           'get_logger', 'quiet_root_logger', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder',
-           'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data',
-           'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+           'get_logger', 'quiet_root_logger', 'told_once', 'atomic_write', 'atomic_path', 'folder_size',
+           'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data',
+           'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables',
+           'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -397,6 +398,23 @@ def quiet_root_logger(level: int = logging.ERROR):
     root.setLevel(max(level, previous))
     try: yield
     finally: root.setLevel(previous)
+
+# %% ../nbs/00_core.ipynb #e12feab2
+@contextlib.contextmanager
+def told_once():
+    """Inside the `with` block, show each distinct warning (category and text) once however often it is raised; yield
+    the counts {(category, text): times raised} and, on leaving, print to stderr how often each repeated one was raised."""
+    counts, previous = {}, warnings.showwarning
+    def show_first(message, category, filename, lineno, file=None, line=None):
+        key = (category, str(message))
+        counts[key] = counts.get(key, 0) + 1
+        if counts[key] == 1: previous(message, category, filename, lineno, file, line)
+    warnings.showwarning = show_first
+    try: yield counts
+    finally:
+        if warnings.showwarning is show_first: warnings.showwarning = previous
+        for (category, text), times in counts.items():
+            if times > 1: print(f"(the {category.__name__} '{text[:70]}…' above was raised {times} times; shown once)", file=sys.stderr)
 
 # %% ../nbs/00_core.ipynb #b1158c0d
 def _writer_tag() -> str:

@@ -21,9 +21,9 @@ from .czsl import trapezoid_auc  # NIS integrates over β with the CZSL curves' 
 # %% auto #0
 __all__ = ['MAX_AUC_STANDARD_ERROR', 'PROBE_DEFAULTS', 'RELEASE_NIS_CLASSIFIER_SEED', 'TABLE1_ROWS', 'TABLE1_METRICS',
            'concept_list', 'encode_labels', 'validate_concepts', 'split_indices', 'check_split', 'check_test_classes',
-           'auc_standard_error', 'warn_if_auc_unreliable', 'auc_rows', 'glorot_uniform', 'init_probe_weights',
-           'probe_forward', 'probe_loss', 'scalar_probe_logits', 'scalar_probe_gradients', 'probe_steps',
-           'train_probes', 'train_probes_loop', 'purity_matrix', 'oracle_matrix', 'greedy_alignment',
+           'auc_standard_error', 'auc_null_errors', 'warn_if_auc_unreliable', 'auc_rows', 'glorot_uniform',
+           'init_probe_weights', 'probe_forward', 'probe_loss', 'scalar_probe_logits', 'scalar_probe_gradients',
+           'probe_steps', 'train_probes', 'train_probes_loop', 'purity_matrix', 'oracle_matrix', 'greedy_alignment',
            'align_purity_matrix', 'oracle_impurity_score', 'niche_correlations', 'nis_betas', 'nis_classifier_seed',
            'niche_impurity_curve', 'niche_impurity_score', 'niche_impurity_scores', 'mig_score', 'sap_score',
            'dci_disentanglement', 'r4_score', 'table1_representations', 'printed_values', 'table1_scores',
@@ -162,11 +162,16 @@ def auc_standard_error(n_positive, n_negative):
     return np.sqrt((n_positive + n_negative + 1) / (12 * n_positive * n_negative))
 
 
+def auc_null_errors(labels_test: np.ndarray) -> np.ndarray:
+    "Per true concept (column of `labels_test` `(n, k)`), the largest null standard error of its one-vs-rest AUCs (its rarest class's)."
+    n = len(labels_test)
+    return np.array([max(float(auc_standard_error(count, n - count)) for count in np.unique(column, return_counts=True)[1])
+                     for column in np.asarray(labels_test).T])
+
+
 def warn_if_auc_unreliable(labels_test: np.ndarray, where: str = "test split"):
     "Warn when a true concept's AUC on `labels_test` `(n, k)` has a null standard error above `MAX_AUC_STANDARD_ERROR`."
-    n = len(labels_test)
-    errors = [max(float(auc_standard_error(count, n - count)) for count in np.unique(column, return_counts=True)[1])
-              for column in np.asarray(labels_test).T]
+    n, errors = len(labels_test), auc_null_errors(labels_test)
     noisy = [j for j, e in enumerate(errors) if e > MAX_AUC_STANDARD_ERROR]
     if noisy:
         warnings.warn(f"n is too small to estimate an AUC: true concept(s) {noisy} have AUC standard errors up to "

@@ -28,10 +28,11 @@ __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'PE
            'spearman_interval', 'interval_verdict', 'spearman_permutation_p', 'ReportSettings', 'setting_range_errors',
            'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct', 'top1_chance',
            'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens', 'probes_lens',
-           'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens', 'ModelReport',
-           'lens_failure', 'failure_lines', 'lens_warnings', 'report_model', 'paired_tests', 'paper_points',
-           'summary_figure', 'scores_table', 'axes_table', 'report_page', 'without_timings', 'page_failures',
-           'report_name', 'purity_gap_rows', 'study_verdict', 'binding_recovery_rows']
+           'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens',
+           'unreliable_auc_concepts', 'ModelReport', 'lens_failure', 'failure_lines', 'lens_warnings', 'report_model',
+           'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table', 'report_page',
+           'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
+           'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
 LENSES = ("compmap", "binding", "probes", "controlled_imcaps", "mac", "purity")
@@ -267,7 +268,7 @@ from .controlled_imcaps import category_summary, compare_models, controlled_imca
 from .mac import evaluate_run, run_method, tiny_mac
 from .models import has_openclip_text_tower, load_model
 from .probes import ProbeConfig, probe_predictions, probe_summary
-from .purity import niche_impurity_score, oracle_impurity_score, oracle_matrix, split_indices
+from .purity import MAX_AUC_STANDARD_ERROR, auc_null_errors, niche_impurity_score, oracle_impurity_score, oracle_matrix, split_indices
 
 # %% ../nbs/70_report.ipynb #9d4daa3d
 MODEL_LABELS = {"toyclip:default": "ToyCLIP", "toyitm:default": "ToyITM", "sbert:packaged-minilm": "MiniLM (SBERT)"}  # the experiments' row labels
@@ -409,6 +410,17 @@ def purity_lens(model, settings: ReportSettings) -> LensResult:
     axes = [Axis("Purity: OIS (lower is purer)", scores["OIS"], scores["OIS chance"], 0.0)]
     return LensResult("purity", scores, axes, note=f"the CompMap activations of {len(dataset)} images, {data.truth.shape[1]} concepts; "
                                                    f"split and probe seed {settings.purity_seed}; OIS chance: Gaussian noise")
+
+# %% ../nbs/70_report.ipynb #3b75feea
+def unreliable_auc_concepts(truth, names: Sequence[str], seed: int = 0, test_size: float = 0.2) -> dict:
+    """The scorable concepts (`scorable_concepts`) of 0/1 `truth` [n, k] named by `names` whose AUCs in the purity test
+    split of `seed` have a null standard error above `purity.MAX_AUC_STANDARD_ERROR`: name → (positives, standard error)."""
+    truth = np.asarray(truth)
+    if len(names) != truth.shape[1]: raise InputValidationError(f"{len(names)} names for {truth.shape[1]} concepts: pass one name per column of truth.")
+    keep = scorable_concepts(truth, seed, test_size)
+    test = truth[split_indices(len(truth), test_size, seed)[1]][:, keep]
+    errors = auc_null_errors(test)
+    return {names[k]: (int(test[:, j].sum()), float(errors[j])) for j, k in enumerate(keep) if errors[j] > MAX_AUC_STANDARD_ERROR}
 
 # %% ../nbs/70_report.ipynb #77a7c258
 @dataclass
