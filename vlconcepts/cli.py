@@ -424,17 +424,22 @@ def _profile_strings(value) -> list[str]:
 
 def spec_status(spec: str) -> tuple[bool, str]:
     "(usable here, what to say) for a model spec, without loading it: packaged, a local file or folder, or hub weights."
-    from vlconcepts.models import did_you_mean, parse_spec
+    from vlconcepts.models import did_you_mean, openclip_arch_and_weights, parse_spec
     if spec in PACKAGED_SPECS: return True, "packaged"
     prefix, rest = parse_spec(spec)
-    target = rest.split("@", 1)[1] if prefix == "openclip" and "@" in rest else rest
+    if prefix == "openclip":
+        try: target = openclip_arch_and_weights(rest)[1]
+        except ModelSpecError: return False, "names no weights (add @openai or another tag, @/path/to/checkpoint.pt or @random)"
+    else: target = rest
     local_only = prefix in LOCAL_ONLY_PREFIXES
     if local_only or target.startswith(("/", "./", "../", "~")) or target.endswith((".pt", ".pth", ".bin", ".safetensors")):
         path = Path(target).expanduser()
-        hint = did_you_mean(target, ["default"]) if local_only else ""
-        return path.exists(), "local file" if path.exists() else f"missing local checkpoint {path}" + (f" ({hint.strip()})" * bool(hint))
+        if path.exists(): return True, "local file"
+        hint = (did_you_mean(target, ["default"]).strip() or f"{prefix}'s packaged release is '{prefix}:default'; "
+                f"a checkpoint is named by its path, e.g. {prefix}:/path/to/checkpoint.pt") if local_only else ""
+        return False, f"missing local checkpoint {path}" + (f" ({hint})" * bool(hint))
     if prefix == "openclip":
-        said = _pretrained_cached(spec) if "@" in rest else "random weights"
+        said = _pretrained_cached(spec) if target != "random" else "random weights"
     else:
         from huggingface_hub import try_to_load_from_cache
         cached = isinstance(try_to_load_from_cache(target, "config.json"), str)
@@ -442,13 +447,14 @@ def spec_status(spec: str) -> tuple[bool, str]:
                                                         if offline_setting() else "not cached (downloads on first use)")
     return not said.startswith(("not cached, and", "unknown")), said
 
-
+# %% ../nbs/90_cli.ipynb #a105fbfe
 def check_specs(specs: Sequence[str]):
     "Before any kernel starts or anything trains: each spec's form and prefix (`spec_backend`) and any local checkpoint it names (`specs`: a list)."
-    from vlconcepts.models import spec_backend
+    from vlconcepts.models import openclip_arch_and_weights, spec_backend
     for spec in string_list(specs, "specs (load_model specs)"):          # one spec alone: refused, not read letter by letter
         if spec in PACKAGED_SPECS: continue
         spec_backend(spec)
+        if spec.startswith("openclip:"): openclip_arch_and_weights(spec.partition(":")[2])   # names its weights
         usable, said = spec_status(spec)
         if said.startswith("missing local checkpoint"): raise ModelSpecError(f"{spec}: {said}.")
 

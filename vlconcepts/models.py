@@ -37,11 +37,12 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'check_feature_widths', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
            'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'openclip_build_config',
-           'create_openclip', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model', 'has_image_tokens',
-           'has_openclip_text_tower', 'openclip_text_tower', 'encode_text_embeddings', 'prompt_length',
-           'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip',
-           'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'SentenceEncoderModel',
-           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'create_openclip', 'openclip_arch_and_weights', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
+           'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower', 'encode_text_embeddings',
+           'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel',
+           'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm',
+           'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model',
+           'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -848,16 +849,22 @@ def create_openclip(arch: str, weights: str | None = None, device="cpu", seed: i
     return clip.to(device)
 
 
-@register_backend("openclip")
-def load_openclip(rest: str, device) -> OpenCLIPModel:
-    "`openclip:<arch>@<pretrained tag, checkpoint path or random>` → `OpenCLIPModel` (`@random`: seeded random init)."
-    import open_clip
+def openclip_arch_and_weights(rest: str) -> tuple[str, str]:
+    "(arch, weights) of the `rest` of an 'openclip:' spec; `ModelSpecError` when it names no weights (no text after '@')."
     arch, _, weights = rest.partition("@")
     arch, weights = arch.strip(), weights.strip()
     if not weights:                                    # a bare arch used to mean random weights: easy to take for CLIP's
         raise ModelSpecError(f"'openclip:{rest}' names no weights. Add '@openai' (or another pretrained tag of {arch}) for "
                              f"trained weights, '@/path/to/checkpoint.pt' for a local file, or '@random' for the architecture "
                              f"with random weights.")
+    return arch, weights
+
+
+@register_backend("openclip")
+def load_openclip(rest: str, device) -> OpenCLIPModel:
+    "`openclip:<arch>@<pretrained tag, checkpoint path or random>` → `OpenCLIPModel` (`@random`: seeded random init)."
+    import open_clip
+    arch, weights = openclip_arch_and_weights(rest)
     if weights == "random":                            # the dry profile's form: the architecture, no weights, nothing downloaded
         try:
             with hub_cache_only(): return OpenCLIPModel(create_openclip(arch, None, device=device), open_clip.get_tokenizer(arch),
