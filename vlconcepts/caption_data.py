@@ -15,7 +15,7 @@ import numpy as np
 
 from .cache import dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_write,
-                             data_dir, get_logger, is_whole_number, progress, string_list)
+                             data_dir, data_path, get_logger, is_whole_number, progress, string_list)
 from .captions import CAPTION_KINDS, DEFAULT_CAPTION_FIELDS, FIELD_ORDER, caption_holds, caption_object, caption_scene
 from .datasets import DatasetEntry, format_error, read_image, register_dataset
 from .render import project_to_pixels, render_scenes, sample_scene, scene_to_clevr, visible_pixels
@@ -365,13 +365,13 @@ def read_pair_records(file: Path) -> list[dict]:
 def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = True,
                            image_root: Path | str | None = None) -> ImageCaptionPairs:
     "Read ControlledImCaps pairs (our pairs.json or the reporting_bias temporal.json; a file or its folder; images under `image_root`, default its folder)."
-    path = Path(path) if path is not None else data_dir() / "controlled-imcaps"
+    path = data_path(path) if path is not None else data_dir() / "controlled-imcaps"
     file = path if path.is_file() else path / "pairs.json"
     if not file.is_file(): raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
     records = read_pair_records(file)
     if not records: raise DatasetFormatError(f"{file}: no pairs (its list of pairs is empty); a ControlledImCaps file lists at least "
                                              "one pair: add them, or export a synthetic set (`vlconcepts world export controlled-imcaps --out DIR`).")
-    root = Path(image_root).expanduser() if image_root is not None else file.parent
+    root = data_path(image_root) if image_root is not None else file.parent
     image_files, captions, words, types, ids = [], [], [], [], {}
     for k, record in enumerate(records):
         for key in ("image_0", "image_1", "caption_0", "caption_1"):

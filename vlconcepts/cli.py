@@ -22,7 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, folder_size, get_logger, output_root, pick_device,
+from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, data_path, folder_size, get_logger, output_root, pick_device,
                              profile_outputs, repo_root, restored_environment, atomic_write, string_list)
 from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
@@ -459,8 +459,11 @@ def check_specs(specs: Sequence[str]):
         if said.startswith("missing local checkpoint"): raise ModelSpecError(f"{spec}: {said}.")
 
 # %% ../nbs/90_cli.ipynb #3d76d0ee
-def _profile_path(text: str, notebook: Path) -> Optional[Path]:
-    "The path a profile value names (it starts with '/', '~', './' or '../'), relative ones from the notebook's folder; else None."
+def _profile_path(text: str, notebook: Path, data_root: Optional[Path] = None) -> Optional[Path]:
+    """The path a profile value names (it starts with '/', '~', './', '../' or '$VLCONCEPTS_DATA', the last under `data_root`,
+    default `data_dir()`), relative ones from the notebook's folder; else None."""
+    if text.startswith(("$VLCONCEPTS_DATA", "${VLCONCEPTS_DATA}")):
+        return data_path(text) if data_root is None else Path(data_root) / data_path(text).relative_to(data_dir())
     if not text.startswith(("/", "~", "./", "../")): return None
     path = Path(text).expanduser()
     return path if path.is_absolute() else Path(notebook).resolve().parent / path
@@ -479,8 +482,8 @@ def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[
     for key, text in ((k, s) for k, v in overrides.items() for s in _profile_strings(v)):
         if text in PACKAGED_SPECS or text.split(":", 1)[0] in known_prefixes(): specs.append(text); continue
         named = [name for name in entries if text == name or f"/{folders[name]}/" in f"/{text}/"]
-        if (path := _profile_path(text, notebook)) is None: needed |= set(named); continue
-        if not path.exists():        # the notebook reads this path, not $VLCONCEPTS_DATA
+        if (path := _profile_path(text, notebook, root)) is None: needed |= set(named); continue
+        if not path.exists():        # the notebook reads this path, not the registered dataset's folder
             missing.append(f"dataset {named[0]} (expected {path}, the profile's {key}; where to get it: {entries[named[0]].where})" if named
                            else f"path {text} (expected {path}, the profile's {key})")
     base = Path(root) if root is not None else data_dir()

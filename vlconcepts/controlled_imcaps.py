@@ -18,7 +18,7 @@ from .cache import FeatureCache, cached_activations, cached_image_features, cach
 from .caption_data import (IMCAPS_TYPES, ImageCaptionPairs, differing_words, export_controlled_imcaps,
                                      load_controlled_imcaps, read_pair_records)
 from .datasets import cached_world
-from .core import (DatasetFormatError, InputValidationError, VLConceptsError, check_seed, get_logger,
+from .core import (DatasetFormatError, InputValidationError, VLConceptsError, check_seed, data_path, get_logger,
                              progress)
 
 logger = get_logger(__name__)
@@ -203,12 +203,12 @@ def check_pair_records(content, file: Path, image_root: Path) -> None:
 
 def load_user_pairs(path: str | Path, image_root: str | Path | None = None) -> ImageCaptionPairs:
     "Read a user's ControlledImCaps pairs JSON (ours, or the public temporal.json), checked; images relative to `image_root` (default: its folder)."
-    path = Path(path).expanduser()
+    path = data_path(path)                # '$VLCONCEPTS_DATA/…' follows the data root
     file = path / "pairs.json" if path.is_dir() else path
     if not file.is_file():
         raise DatasetFormatError(f"{file}: no such pairs file; write one in the ControlledImCaps JSON format "
                                  "({'pairs': [{'type', 'image_0', 'caption_0', 'image_1', 'caption_1'}, ...]}).")
     records = read_pair_records(file)     # ours ({'pairs': [...]} or a bare list) or reporting_bias's temporal.json
-    root = Path(image_root).expanduser() if image_root is not None else file.parent
+    root = data_path(image_root) if image_root is not None else file.parent
     check_pair_records({"pairs": records}, file, root)
     return load_controlled_imcaps(file, check_images=False, image_root=root)   # its fingerprint reads these images
