@@ -375,6 +375,9 @@ def load_mac(root: Optional[Path] = None, split_files_only: bool = False, missin
     for split in ("train", "val", "test"):
         path = require_path(split_dir / f"{split}_pairs.txt", "mac")
         compositions[split] = _read_pair_file(path)
+        if not compositions[split]:                      # as for MIT-States: an empty split file drops every image of its split
+            raise DatasetFormatError(f"{path}: the file lists no compositions; a MAC split file has one 'attribute(s) object' composition "
+                                     f"per line, and without them every {split} image is dropped. Get the split files from {MAC_WHERE}.")
         pairs[split] = split_files[path] = sorted({(a, obj) for attrs, obj in compositions[split] for a in attrs})
     attributes = sorted({a for ps in pairs.values() for a, _ in ps})
     objects = sorted({o for ps in pairs.values() for _, o in ps})

@@ -165,7 +165,7 @@ def write_binding_labels(root: Path, task: str, split: str, rows: Sequence[dict]
 # %% ../nbs/04a_binding_data.ipynb #1c473948
 def _read_binding_csv(path: Path) -> list[tuple[str, list[str]]]:
     "(file_name, [pos, neg_0..neg_3]) per row of a binding CSV."
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.reader(f)
         header = next(reader, None)
         if header is None: raise format_error(path, 1, "empty file; expected the header " + ",".join(CSV_COLUMNS))

@@ -425,15 +425,17 @@ def _start(self: FeatureCache, key: CacheKey, entry: Path, n_items: int, chunk_s
 def _items_probe(items, key: CacheKey) -> Optional[tuple[str, ...]]:
     """Under an explicit `dataset_key` (a name, not a digest of the items), digests of the first and last item (all stored;
     one in common is a match): cheap, and enough to refuse an entry named for other data of the same count. Ends that are
-    files (absolute paths) count by their contents too (a world exported again to a new folder is the same data), besides
-    as given (what older entries kept). None for fingerprinted items, or items it cannot read."""
+    files (absolute or relative paths) count by their contents too (a world exported again to a new folder, or named from
+    another folder, is the same data), besides as given (what older entries kept). None for fingerprinted items, or items
+    it cannot read."""
     if not key.dataset_fingerprint.startswith("key:") or len(items) == 0: return None
     ends = [item for part in (_take(items, 0, 1), _take(items, len(items) - 1, len(items))) for item in part]
     try: as_given = dataset_fingerprint(ends)
     except (InputValidationError, TypeError): return None
-    try: files = all(isinstance(e, (str, Path)) and Path(e).is_absolute() and Path(e).is_file() for e in ends)   # not a text
+    try: files = all(isinstance(e, (str, Path)) and Path(e).is_file() for e in ends)   # not a text
     except (OSError, ValueError): files = False                   # a text too long, or with a NUL, to be a path
-    return (dataset_fingerprint(ends, files=True, content_hash=True), as_given) if files else (as_given,)
+    if not files: return (as_given,)
+    return dataset_fingerprint([str(Path(e).resolve()) for e in ends], files=True, content_hash=True), as_given
 
 
 def _check_probe(meta: Optional[dict], probe: Optional[tuple], entry: Path, key: CacheKey):
@@ -620,7 +622,8 @@ def _open_images(chunk):
         try:
             with Image.open(path) as image: return image.convert("RGB")
         except (OSError, SyntaxError, ValueError) as e:
-            raise DatasetFormatError(f"{path}: unreadable or truncated image ({type(e).__name__}: {e}).") from e
+            raise DatasetFormatError(f"{path}: unreadable or truncated image ({type(e).__name__}: {e}). Re-download or re-export it; "
+                                     "or delete it and load the dataset again with missing_images='drop' to leave it out.") from e
     return [open_rgb(x) if isinstance(x, (str, Path)) else x for x in chunk]
 
 

@@ -120,7 +120,7 @@ def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_r
     present = np.zeros((n_images, n_attributes), np.int8)
     certainty = np.zeros((n_images, n_attributes), np.int8)          # stays 0 (no certainty) where a line is missing
     try:
-        with open(_file(path), encoding="utf-8") as f:
+        with open(_file(path), encoding="utf-8-sig") as f:       # a byte-order mark is not part of line 1
             for k, line in enumerate(f, 1):
                 fields = line.split()
                 if not fields: continue

@@ -498,10 +498,11 @@ def expect_file(path: Path, what: str) -> Path:
 
 
 def read_lines(path: Path, what: str = "a text file of the dataset") -> list[tuple[int, str]]:
-    "(line number, stripped line) for the non-empty lines of a text file `what` (a folder, or not UTF-8 text: DatasetFormatError)."
+    """(line number, stripped line) for the non-empty lines of a text file `what` (a folder, or not UTF-8 text: DatasetFormatError);
+    a leading byte-order mark (what some Windows editors write) is not part of the first line."""
     expect_file(path, what)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             return [(k, line.strip()) for k, line in enumerate(f, 1) if line.strip()]
     except UnicodeDecodeError as e:
         raise DatasetFormatError(f"{path}: not a UTF-8 text file (byte {e.object[e.start]:#04x} at offset {e.start}); "
