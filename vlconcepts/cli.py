@@ -450,11 +450,11 @@ def spec_status(spec: str) -> tuple[bool, str]:
 # %% ../nbs/90_cli.ipynb #a105fbfe
 def check_specs(specs: Sequence[str]):
     "Before any kernel starts or anything trains: each spec's form and prefix (`spec_backend`) and any local checkpoint it names (`specs`: a list)."
-    from vlconcepts.models import openclip_arch_and_weights, spec_backend
+    from vlconcepts.models import check_openclip_spec, spec_backend
     for spec in string_list(specs, "specs (load_model specs)"):          # one spec alone: refused, not read letter by letter
         if spec in PACKAGED_SPECS: continue
         spec_backend(spec)
-        if spec.startswith("openclip:"): openclip_arch_and_weights(spec.partition(":")[2])   # names its weights
+        if spec.startswith("openclip:"): check_openclip_spec(spec.partition(":")[2])   # its weights named, its arch and tag known
         usable, said = spec_status(spec)
         if said.startswith("missing local checkpoint"): raise ModelSpecError(f"{spec}: {said}.")
 
@@ -609,6 +609,14 @@ def train_probes(encoders: Sequence[str], profile: str = "tiny", overrides: Sequ
     return folders
 
 # %% ../nbs/90_cli.ipynb #a452e613
+def _yaml_exponents(value):
+    "`value` with the strings YAML 1.1 leaves unread but Python reads as numbers in exponent form ('1e-3') as floats, nested too."
+    if isinstance(value, dict): return {k: _yaml_exponents(v) for k, v in value.items()}
+    if isinstance(value, list): return [_yaml_exponents(v) for v in value]
+    if isinstance(value, str) and re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+", value.strip()): return float(value)
+    return value
+
+
 def report_overrides(pairs: Sequence[str]) -> dict:
     "`FIELD=VALUE` strings as {field: value}, each value read as YAML ('3', '[1123]', '{two: 0.04}'); a value YAML cannot read is an error."
     import yaml
@@ -617,7 +625,7 @@ def report_overrides(pairs: Sequence[str]) -> dict:
         key, sep, value = str(pair).partition("=")
         if not sep or not key.strip():
             raise VLConceptsError(f"--set expects FIELD=VALUE, got {pair!r} (e.g. --set compmap_seeds=[1123]).")
-        try: overrides[key.strip()] = yaml.safe_load(value)
+        try: overrides[key.strip()] = _yaml_exponents(yaml.safe_load(value))
         except yaml.YAMLError as e:
             problem = getattr(e, "problem", None) or str(e).splitlines()[0]
             raise VLConceptsError(f"--set {pair!r}: the value is not valid YAML ({problem}); e.g. --set compmap_seeds=[1123].") from None

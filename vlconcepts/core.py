@@ -31,12 +31,12 @@ import torch
 __all__ = ['PROFILE_THREADS', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import',
            'data_dir', 'cache_dir', 'data_path', 'restored_environment', 'VLConceptsError', 'ModelSpecError',
            'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root',
-           'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'check_parameter_types', 'use_profile',
-           'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device',
-           'progress_bar_class', 'progress', 'get_logger', 'quiet_root_logger', 'told_once', 'atomic_write',
-           'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference',
-           'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure',
-           'save_table', 'paper_tables', 'paper_table']
+           'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'value_fits', 'check_parameter_types',
+           'use_profile', 'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator', 'isolated_torch_rng',
+           'pick_device', 'progress_bar_class', 'progress', 'get_logger', 'quiet_root_logger', 'told_once',
+           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning',
+           'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note',
+           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -233,6 +233,12 @@ def tables_dir() -> Path:
     return path
 
 # %% ../nbs/00_core.ipynb #801d4806
+def value_fits(value, kind: type) -> bool:
+    "Whether `value` is of type `kind` as a parameter declared `kind` reads it: an int fits a float, a bool never fits an int."
+    if kind is float: return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
 def check_parameter_types(namespace: dict) -> dict:
     """`namespace` (a notebook's `globals()`) if each name its `__annotations__` declares as a type (int, float, str, bool,
     list, dict, ...) holds a value of that type (an int for a float too, never a bool for an int), else an error naming each."""
@@ -242,9 +248,7 @@ def check_parameter_types(namespace: dict) -> dict:
         kind = builtin.get(kind, kind) if isinstance(kind, str) else kind
         if name not in namespace or not isinstance(kind, type): continue
         value = namespace[name]
-        fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        fits = fits or (kind is float and isinstance(value, int) and not isinstance(value, bool))
-        if not fits: wrong.append(f"{name} is {type(value).__name__} {value!r}, declared {kind.__name__}")
+        if not value_fits(value, kind): wrong.append(f"{name} is {type(value).__name__} {value!r}, declared {kind.__name__}")
     if wrong:
         raise InputValidationError(f"Parameters of the wrong type: {'; '.join(wrong)}. papermill's -p guesses types from text (a "
                                    "list or dict arrives as a string): give such values as YAML, e.g. -y 'seeds: [0, 1]' or -f params.yaml.")

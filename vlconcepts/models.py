@@ -37,12 +37,12 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'check_feature_widths', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
            'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'openclip_build_config',
-           'create_openclip', 'openclip_arch_and_weights', 'load_openclip', 'tiny_tokenizer', 'save_tiny_model',
-           'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower', 'encode_text_embeddings',
-           'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel',
-           'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm',
-           'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model',
-           'random_sentence_encoder']
+           'create_openclip', 'openclip_arch_and_weights', 'load_openclip', 'check_openclip_spec', 'tiny_tokenizer',
+           'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
+           'encode_text_embeddings', 'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin',
+           'HFCLIPModel', 'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
+           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config',
+           'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -89,11 +89,27 @@ PLUGINS_VARIABLE = "VLCONCEPTS_PLUGINS"
 _PLUGINS: dict[str, object] = {}                         # plugin (module name or file) -> its imported module
 
 
+def _import_plugin_file(path: Path):
+    """The module of plugin file `path`, imported as Python runs a script's own modules: its folder on `sys.path` (it may import
+    modules beside it) and its name its stem (`import my_models` in your Python is then the same module, with the same model
+    fingerprints), unless another module of that name is loaded (then `vlconcepts_plugin_<stem>`)."""
+    import sys
+    from importlib.util import module_from_spec, spec_from_file_location
+    if str(path.parent) not in sys.path: sys.path.insert(0, str(path.parent))
+    loaded = sys.modules.get(path.stem)
+    if loaded is not None and getattr(loaded, "__file__", None) and Path(loaded.__file__).resolve() == path: return loaded
+    name = path.stem if path.stem.isidentifier() and loaded is None else f"vlconcepts_plugin_{path.stem}"
+    spec = spec_from_file_location(name, path)
+    module = sys.modules[name] = module_from_spec(spec)
+    try: spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]; raise
+    return module
+
+
 def import_plugins(plugins: str | None = None) -> list[str]:
     """Import each module `plugins` names (default `$VLCONCEPTS_PLUGINS`; comma-separated module names or `.py` paths) once, so
     the backends (`register_backend`) and open_clip configs (`register_openclip_config`) it registers are known; the names."""
-    from importlib.util import module_from_spec, spec_from_file_location
-    import sys
     names = [p.strip() for p in (os.environ.get(PLUGINS_VARIABLE, "") if plugins is None else plugins).split(",") if p.strip()]
     for name in names:
         if name in _PLUGINS: continue
@@ -101,9 +117,7 @@ def import_plugins(plugins: str | None = None) -> list[str]:
             if name.endswith(".py"):
                 path = Path(name).expanduser().resolve()
                 if not path.is_file(): raise FileNotFoundError(f"no file {path}")
-                spec = spec_from_file_location(f"vlconcepts_plugin_{path.stem}", path)
-                module = sys.modules[spec.name] = module_from_spec(spec)
-                spec.loader.exec_module(module)
+                module = _import_plugin_file(path)
             else: module = importlib.import_module(name)
         except Exception as e:
             raise ModelSpecError(f"The plugin {name!r} (${PLUGINS_VARIABLE}, or --plugin) failed to import: {type(e).__name__}: {e}. "
@@ -337,7 +351,13 @@ def check_hook_output(model, hook: str, output, n: int, m: int | None = None, st
 def _run_hook(self: VLModel, hook: str, *args, start: int = 0) -> torch.Tensor:
     "Run `hook` (`_image_features`, `_text_features`, `_pair_scores`) on one batch, in mixed precision on CUDA; its output checked."
     with autocast(self.device): output = getattr(self, hook)(*args)
-    return check_hook_output(self, hook, output, len(args[0]), len(args[1]) if hook == "_pair_scores" else None, start)
+    output = check_hook_output(self, hook, output, len(args[0]), len(args[1]) if hook == "_pair_scores" else None, start)
+    if hook != "_pair_scores" and self.embed_dim is None:    # no stated width: both feature hooks must still return one
+        widths = self.__dict__.setdefault("_hook_widths", {})
+        widths.setdefault(hook, output.shape[1])
+        if len(set(widths.values())) > 1:
+            check_feature_widths(self, torch.empty(1, widths["_image_features"]), torch.empty(1, widths["_text_features"]))
+    return output
 
 
 def check_feature_widths(model, image_features: torch.Tensor, text_features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -810,7 +830,7 @@ def _openclip_weights(arch: str, weights: str | None) -> tuple[str, Path | None]
     tags = _openclip_tags(arch)
     if weights in tags: return "tag", None
     if not _looks_like_path(weights):
-        raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}.{did_you_mean(weights, tags)} "
+        raise ModelSpecError(f"{weights!r} is neither a checkpoint file nor a pretrained tag of {arch}.{did_you_mean(weights, [*tags, 'random'])} "
                              f"Its known tags: {tags or 'none'}.")
     path = Path(weights).expanduser()
     if not path.is_file():
@@ -876,6 +896,14 @@ def load_openclip(rest: str, device) -> OpenCLIPModel:
                                  f"cache here. (transformers: {str(e).splitlines()[0][:160]})") from e
     clip = create_openclip(arch, weights, device=device)
     return OpenCLIPModel(clip, open_clip.get_tokenizer(arch), f"openclip:{rest}", device, model_config=openclip_build_config(arch, weights))
+
+# %% ../nbs/01_models.ipynb #fd223e59
+def check_openclip_spec(rest: str) -> tuple[str, str]:
+    "(arch, weights) of the `rest` of an 'openclip:' spec once its architecture and weights are known to be loadable; `ModelSpecError` otherwise."
+    arch, weights = openclip_arch_and_weights(rest)
+    _ensure_openclip_arch(arch)
+    _openclip_weights(arch, weights)
+    return arch, weights
 
 # %% ../nbs/01_models.ipynb #5996efec
 _TINY_WORDS = ("a an the photo picture image of and with on in left right above below behind front to is are there "

@@ -17,7 +17,8 @@ import torch
 from scipy import stats
 
 from .cache import cached_result
-from .core import InputValidationError, VLConceptsError, get_logger, is_whole_number, paper_table, pick_device, string_list
+from .core import (InputValidationError, VLConceptsError, get_logger, is_whole_number, paper_table, pick_device, string_list,
+                             value_fits)
 
 logger = get_logger(__name__)
 
@@ -206,6 +207,9 @@ def check_device_and_probe(s: ReportSettings) -> None:
     known = [f.name for f in fields(ProbeConfig) if f.name not in ("seed", "compprompts_seed")]   # the probes lens sets these two
     if unknown := sorted(set(s.probe) - set(known)):
         raise InputValidationError(f"Report setting probe: unknown ProbeConfig field(s) {unknown}; known: {known}.")
+    kinds = {k: type(getattr(ProbeConfig(), k)) for k in s.probe}
+    if wrong := [f"{k}={v!r} (wants {'an int' if kinds[k] is int else 'a ' + kinds[k].__name__})" for k, v in s.probe.items() if not value_fits(v, kinds[k])]:
+        raise InputValidationError(f"Report setting probe: field(s) of the wrong type: {'; '.join(wrong)}.")
     try: check_probe_config(ProbeConfig(**s.probe))
     except (TypeError, InputValidationError) as e: raise InputValidationError(f"Report setting probe={s.probe}: {e}") from None
 
@@ -220,7 +224,7 @@ def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> R
     if unknown: raise InputValidationError(f"Unknown report setting(s) {unknown}; known: {sorted(known)}.")
     typed, defaults = {k: tuple(v) if isinstance(v, list) else v for k, v in (overrides or {}).items()}, ReportSettings()
     for kind, accepted in ((tuple, tuple), (dict, dict), (bool, bool), (int, int), (float, (int, float)), (str, str)):
-        wants = "a list, e.g. [1123]" if kind is tuple else f"a {kind.__name__}"      # a YAML or JSON value has lists, no tuples
+        wants = "a list, e.g. [1123]" if kind is tuple else "an int" if kind is int else f"a {kind.__name__}"   # YAML and JSON have lists, no tuples
         wrong = [f"{k}={v!r} (wants {wants})" for k, v in typed.items() if type(getattr(defaults, k)) is kind
                  and (not isinstance(v, accepted) or (kind is not bool and isinstance(v, bool)))]
         if wrong: raise InputValidationError(f"Report setting(s) of the wrong type: {'; '.join(wrong)}.")
