@@ -329,7 +329,7 @@ def binding_lens(model, settings: ReportSettings) -> LensResult:
         axes.append(Axis(f"Binding: {title} (zero-shot)", accuracy["CLIP"], 20.0, 100.0))
         items[f"binding {title} (zero-shot, gen)"] = top1_correct(runs[("clip", 0)][gen], data.target[gen])
     note = (f"gen-split accuracy (%), 5 candidates (chance 20); worlds at {settings.binding_fractions} of the paper's sizes; "
-            + (f"CSP mean over {settings.binding_seeds} seeds, {settings.binding_epochs} epochs, lr {settings.csp_lr:g}" if with_csp else
+            + (f"CSP mean over {settings.binding_seeds} seed{'s' * (settings.binding_seeds != 1)}, {settings.binding_epochs} epochs, lr {settings.csp_lr:g}" if with_csp else
                "CSP not run: " + ("binding_seeds is 0" if not settings.binding_seeds else
                                   "it learns tokens inside an open_clip text tower, and this model has none")))
     return LensResult("binding", scores, axes, items, note)
