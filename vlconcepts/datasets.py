@@ -476,8 +476,10 @@ def keep_present_images(dataset: str, source: Path, paths: list, *columns, missi
     gone = [i for i, p in enumerate(paths) if not Path(p).is_file()]
     if not gone: return (paths, *columns)
     if missing_images == "error" or len(gone) == len(paths):
+        fix = ("missing_images='drop' keeps the others" if len(gone) < len(paths) else
+               "every one: are the images in the folder the layout names?")
         raise dataset_entry(dataset).missing(paths[gone[0]], name=f"{dataset} images ({len(gone)} of the {len(paths)} that {source.name} "
-                                             f"names are missing, first {paths[gone[0]]}; missing_images='drop' keeps the others)")
+                                             f"names are missing, first {paths[gone[0]]}; {fix})")
     logger.warning(f"{dataset}: {len(gone)} of {len(paths)} images named by {source.name} are missing (first {paths[gone[0]]}); dropped")
     keep = np.setdiff1d(np.arange(len(paths)), gone)
     return tuple(x[keep] if isinstance(x, np.ndarray) else [x[i] for i in keep] for x in (paths, *columns))
