@@ -127,8 +127,11 @@ def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_r
                 if len(fields) < 4: raise format_error(path, k, "expected 'img attr is_present certainty [time]'", line)
                 try: img, attr, is_present, cert = (int(x) for x in fields[:4])
                 except ValueError as e: raise format_error(path, k, f"non-integer id, label or certainty ({e})", line) from e
-                if img not in image_row or not 1 <= attr <= n_attributes or is_present not in (0, 1) or cert not in CUB_CERTAINTIES:
-                    raise format_error(path, k, f"image id, attribute id (1..{n_attributes}), is_present (0/1) or certainty (1-4) out of range", line)
+                if img not in image_row:
+                    raise format_error(path, k, f"image id {img} is not in images.txt (images.txt and this file come from different "
+                                                "downloads, or one was edited: re-download CUB_200_2011 or re-export it)", line)
+                if not 1 <= attr <= n_attributes or is_present not in (0, 1) or cert not in CUB_CERTAINTIES:
+                    raise format_error(path, k, f"attribute id (1..{n_attributes}), is_present (0/1) or certainty (1-4) out of range", line)
                 present[image_row[img], attr - 1], certainty[image_row[img], attr - 1] = is_present, cert
     except UnicodeDecodeError as e: raise _not_text(path, e) from None
     missing = np.argwhere(certainty == 0)
