@@ -33,13 +33,13 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
            'PAPER_DATASETS', 'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'OPTIONAL_NOTE', 'experiments_dir',
            'experiment_notebooks', 'no_notebook_matches', 'parameters_cells', 'notebook_parameters',
-           'check_parameters_cell', 'profile_overrides', 'run_parameters', 'RunResult', 'failure_message',
-           'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable', 'hub_status',
-           'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites', 'rebuild_side_by_side',
-           'load_registries', 'dataset_status', 'spec_status', 'check_specs', 'experiment_readiness', 'missing_item',
-           'paper_readiness', 'backend_sources', 'doctor', 'export_world', 'train_probes', 'report_overrides',
-           'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report', 'add_plugin_argument', 'use_plugins',
-           'add_report_parser', 'launch', 'build_parser', 'main']
+           'check_parameters_cell', 'profile_overrides', 'run_parameters', 'notebooks_root', 'RunResult',
+           'failure_message', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable',
+           'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
+           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'check_specs',
+           'experiment_readiness', 'missing_item', 'paper_readiness', 'backend_sources', 'doctor', 'export_world',
+           'train_probes', 'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report',
+           'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -114,7 +114,11 @@ def profile_overrides(notebook: Path, profile: str) -> dict:
     if not path.exists():
         raise VLConceptsError(f"{Path(notebook).name} has no '{profile}' profile: expected the overrides in {path} "
                               "(a flat YAML mapping parameter: value; write `{}` if the tiny defaults already are that profile).")
-    overrides = yaml.safe_load(path.read_text()) or {}
+    try: overrides = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        where = getattr(e, "problem_mark", None)
+        raise VLConceptsError(f"{path}{f', line {where.line + 1}' if where else ''}: not valid YAML ({getattr(e, 'problem', None) or e}); "
+                              "a profile is a flat mapping, one `parameter: value` a line (lists as [a, b]).") from None
     if not isinstance(overrides, dict):
         raise VLConceptsError(f"{path} must hold a flat mapping of parameter: value, found {type(overrides).__name__}.")
     return overrides
@@ -130,6 +134,13 @@ def run_parameters(notebook: Path, profile: str, device: str = "auto", extra: Op
         raise VLConceptsError(f"{Path(notebook).name}: the {profile} profile (or the caller) sets {unknown}, which its parameters cell "
                               f"does not declare (declared: {sorted(declared)}).")
     return {**overrides, "profile": profile, "device": device}
+
+# %% ../nbs/90_cli.ipynb #0540768c
+def notebooks_root(folder: Path) -> Path:
+    "Where runs of the experiment notebooks in `folder` write: the checkout for its own `nbs/experiments`, else `folder` itself."
+    folder = Path(folder).resolve()
+    checkout = repo_root(folder)
+    return checkout if checkout is not None and folder == (checkout / "nbs" / "experiments").resolve() else folder
 
 # %% ../nbs/90_cli.ipynb #9a760f04
 @dataclass
@@ -183,11 +194,11 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
     top of the profile's (`run_parameters`' `extra`). It sets the environment of this process: one run per process at a time."""
     import papermill
     notebook = Path(notebook).resolve()
-    root = repo_root(notebook.parent) or Path.cwd()
+    root = notebooks_root(notebook.parent)
     runs_dir = Path(runs_dir or root / "runs" / profile)
     publish_to = Path(publish_to) if publish_to else output_root(profile, root)
     runs_dir.mkdir(parents=True, exist_ok=True)
-    executed = runs_dir / notebook.name
+    executed, started = runs_dir / notebook.name, False      # an executed copy of an earlier run is not this run's
     start = time.time()
     staging = Path(tempfile.mkdtemp(prefix=f"{notebook.stem}.", dir=runs_dir))
     environment = dict(VLCONCEPTS_OUTPUT=str(staging), VLCONCEPTS_PROFILE=profile)  # the kernel inherits these: outputs say their profile
@@ -195,12 +206,14 @@ def run_experiment(notebook: Path, profile: str = "tiny", device: str = "auto", 
     try:
         with restored_environment(**environment):
             parameters = run_parameters(notebook, profile, device, extra=parameters)
+            started = True
             papermill.execute_notebook(str(notebook), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
                                        cwd=str(notebook.parent), progress_bar=False, execution_timeout=timeout)
         outputs = _publish(staging, publish_to)
         return RunResult(notebook.name, time.time() - start, "ok", executed, outputs)
     except Exception as e:
-        return RunResult(notebook.name, time.time() - start, "failed", executed if executed.exists() else None, error=failure_message(e))
+        return RunResult(notebook.name, time.time() - start, "failed", executed if started and executed.exists() else None,
+                         error=failure_message(e))
     finally: shutil.rmtree(staging, ignore_errors=True)
 
 # %% ../nbs/90_cli.ipynb #d8b2f3a4
@@ -286,7 +299,7 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     notebooks = experiment_notebooks(folder, only)
     if not notebooks:
         raise no_notebook_matches(folder, only)
-    root = repo_root(folder) or Path.cwd()
+    root = notebooks_root(folder)
     destination = Path(publish_to) if publish_to else output_root(profile, root)  # tiny: figures/, else results/<profile>/
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")

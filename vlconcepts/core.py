@@ -205,11 +205,13 @@ def repo_root(start: Optional[Path] = None) -> Optional[Path]:
 
 
 def profile_outputs(profile: str = "tiny", root: Optional[Path] = None) -> Path:
-    "The folder holding `profile`'s figures/ and tables/: the checkout `root` for tiny, `root/results/<profile>` for any other."
+    """The folder holding `profile`'s figures/ and tables/: the checkout `root` for tiny, `root/results/<profile>` for any other.
+    `root` defaults to the checkout the working folder lies in, else the working folder itself (never the checkout this
+    package was imported from: a notebook run elsewhere does not write that checkout's committed tables)."""
     import re
     if not isinstance(profile, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", profile):
         raise InputValidationError(f"A profile name is lower-case letters, digits, '-' and '_' (e.g. 'tiny', 'dry-small'); got {profile!r}.")
-    root = Path(root) if root is not None else (repo_root() or Path.cwd())
+    root = Path(root) if root is not None else (repo_root(Path.cwd()) or Path.cwd())
     return root if profile == "tiny" else root / "results" / profile
 
 
