@@ -128,6 +128,9 @@ def run_parameters(notebook: Path, profile: str, device: str = "auto", extra: Op
     """Everything injected into `notebook` for `profile`: its overrides, then `extra` (a caller's own values, e.g. a
     diagnostic's), plus `profile` and `device`; unknown names are an error."""
     overrides = {**profile_overrides(notebook, profile), **(extra or {})}
+    if given := sorted({"profile", "device"} & set(overrides)):      # the command's own: a profile file setting them was dropped
+        raise VLConceptsError(f"{Path(notebook).name}: the {profile} profile (or the caller) sets {given}, which the command sets "
+                              "itself (--profile, --device): remove them from the profile file.")
     declared = notebook_parameters(notebook)
     unknown = sorted(set(overrides) - set(declared))
     if unknown:
