@@ -27,9 +27,9 @@ __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'PE
            'WORD_SOURCE_KINDS', 'REPORT_SEEDS', 'MODEL_LABELS', 'AUC', 'RECOVERY_CELLS', 'WINOGROUND_CHANCE',
            'FAILED_HEADING', 'WARNINGS_HEADING', 'STUDY_B_TASKS', 'lens_plan', 'normalised', 'Axis', 'mcnemar_test',
            'spearman_interval', 'interval_verdict', 'spearman_permutation_p', 'ReportSettings', 'setting_range_errors',
-           'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct', 'top1_chance',
-           'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens', 'probes_lens',
-           'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens',
+           'wrong_types', 'check_device_and_probe', 'report_settings', 'LensResult', 'seed_mean', 'top1_correct',
+           'top1_chance', 'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens',
+           'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens',
            'unreliable_auc_concepts', 'ModelReport', 'lens_failure', 'failure_lines', 'lens_warnings', 'report_model',
            'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table', 'report_page',
            'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
@@ -199,6 +199,14 @@ def setting_range_errors(s: ReportSettings) -> list[str]:
     return bad
 
 
+def wrong_types(values: dict, defaults) -> list[str]:
+    "'field=value (wants …)' for each of `values` not of the type of `defaults`' field of that name (`core.value_fits`; a list fits a tuple)."
+    wants = lambda kind: "a list, e.g. [1123]" if kind is tuple else "an int" if kind is int else f"a {kind.__name__}"
+    kind = lambda k: type(getattr(defaults, k))
+    return [f"{k}={v!r} (wants {wants(kind(k))})" for k, v in values.items()
+            if not value_fits(tuple(v) if isinstance(v, list) and kind(k) is tuple else v, kind(k))]
+
+
 def check_device_and_probe(s: ReportSettings) -> None:
     "An error if `s.device` names no device here (`core.pick_device`), or `s.probe` a field `ProbeConfig` lacks or a value it refuses."
     try: pick_device(s.device)
@@ -207,8 +215,7 @@ def check_device_and_probe(s: ReportSettings) -> None:
     known = [f.name for f in fields(ProbeConfig) if f.name not in ("seed", "compprompts_seed")]   # the probes lens sets these two
     if unknown := sorted(set(s.probe) - set(known)):
         raise InputValidationError(f"Report setting probe: unknown ProbeConfig field(s) {unknown}; known: {known}.")
-    kinds = {k: type(getattr(ProbeConfig(), k)) for k in s.probe}
-    if wrong := [f"{k}={v!r} (wants {'an int' if kinds[k] is int else 'a ' + kinds[k].__name__})" for k, v in s.probe.items() if not value_fits(v, kinds[k])]:
+    if wrong := wrong_types(s.probe, ProbeConfig()):
         raise InputValidationError(f"Report setting probe: field(s) of the wrong type: {'; '.join(wrong)}.")
     try: check_probe_config(ProbeConfig(**s.probe))
     except (TypeError, InputValidationError) as e: raise InputValidationError(f"Report setting probe={s.probe}: {e}") from None
@@ -223,11 +230,8 @@ def report_settings(overrides: Optional[dict] = None, device: str = "auto") -> R
     unknown = sorted(set(overrides or {}) - known)
     if unknown: raise InputValidationError(f"Unknown report setting(s) {unknown}; known: {sorted(known)}.")
     typed, defaults = {k: tuple(v) if isinstance(v, list) else v for k, v in (overrides or {}).items()}, ReportSettings()
-    for kind, accepted in ((tuple, tuple), (dict, dict), (bool, bool), (int, int), (float, (int, float)), (str, str)):
-        wants = "a list, e.g. [1123]" if kind is tuple else "an int" if kind is int else f"a {kind.__name__}"   # YAML and JSON have lists, no tuples
-        wrong = [f"{k}={v!r} (wants {wants})" for k, v in typed.items() if type(getattr(defaults, k)) is kind
-                 and (not isinstance(v, accepted) or (kind is not bool and isinstance(v, bool)))]
-        if wrong: raise InputValidationError(f"Report setting(s) of the wrong type: {'; '.join(wrong)}.")
+    if wrong := wrong_types(overrides or {}, defaults):          # YAML and JSON have lists, no tuples
+        raise InputValidationError(f"Report setting(s) of the wrong type: {'; '.join(wrong)}.")
     settings = replace(ReportSettings(device=device), **typed)
     if bad := setting_range_errors(settings): raise InputValidationError(f"Report setting(s) out of range: {'; '.join(bad)}.")
     check_device_and_probe(settings)
