@@ -22,7 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, data_path, folder_size, get_logger, output_root, pick_device,
+from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, data_root_relative, folder_size, get_logger, output_root, pick_device,
                              profile_outputs, repo_root, restored_environment, atomic_write, string_list)
 from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
@@ -478,8 +478,7 @@ def check_specs(specs: Sequence[str]):
 def _profile_path(text: str, notebook: Path, data_root: Optional[Path] = None) -> Optional[Path]:
     """The path a profile value names (it starts with '/', '~', './', '../' or '$VLCONCEPTS_DATA', the last under `data_root`,
     default `data_dir()`), relative ones from the notebook's folder; else None."""
-    if text.startswith(("$VLCONCEPTS_DATA", "${VLCONCEPTS_DATA}")):
-        return data_path(text) if data_root is None else Path(data_root) / data_path(text).relative_to(data_dir())
+    if (rest := data_root_relative(text)) is not None: return (Path(data_root) if data_root is not None else data_dir()) / rest
     if not text.startswith(("/", "~", "./", "../")): return None
     path = Path(text).expanduser()
     return path if path.is_absolute() else Path(notebook).resolve().parent / path

@@ -29,14 +29,14 @@ import torch
 
 # %% auto #0
 __all__ = ['PROFILE_THREADS', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import',
-           'data_dir', 'cache_dir', 'data_path', 'restored_environment', 'VLConceptsError', 'ModelSpecError',
-           'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'string_list', 'repo_root',
-           'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'value_fits', 'check_parameter_types',
-           'use_profile', 'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator', 'isolated_torch_rng',
-           'pick_device', 'progress_bar_class', 'progress', 'get_logger', 'quiet_root_logger', 'told_once',
-           'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning',
-           'StatisticDifference', 'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note',
-           'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+           'data_dir', 'cache_dir', 'data_root_relative', 'data_path', 'restored_environment', 'VLConceptsError',
+           'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'string_list',
+           'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'value_fits',
+           'check_parameter_types', 'use_profile', 'is_whole_number', 'check_seed', 'seed_everything',
+           'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress_bar_class', 'progress', 'get_logger',
+           'quiet_root_logger', 'told_once', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder',
+           'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data',
+           'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -133,12 +133,18 @@ def cache_dir() -> Path:
     return _env_path("VLCONCEPTS_CACHE", Path.home() / ".cache" / "vlconcepts" / "cache")
 
 # %% ../nbs/00_core.ipynb #17a71359
-def data_path(text: str | Path) -> Path:
-    "`text` as a path: a leading `$VLCONCEPTS_DATA` is `data_dir()` (set or not) and a leading `~` the home folder."
+def data_root_relative(text: str | Path) -> str | None:
+    "What follows a leading `$VLCONCEPTS_DATA` (or `${VLCONCEPTS_DATA}`) folder in `text` ('' for the root itself), else None."
     text = str(text)
     for form in ("$VLCONCEPTS_DATA", "${VLCONCEPTS_DATA}"):
-        if text == form or text.startswith(form + "/"): return data_dir() / text[len(form):].lstrip("/")
-    return Path(text).expanduser()
+        if text == form or text.startswith(form + "/"): return text[len(form):].lstrip("/")
+    return None
+
+
+def data_path(text: str | Path) -> Path:
+    "`text` as a path: a leading `$VLCONCEPTS_DATA` is `data_dir()` (set or not), a leading `~` the home folder."
+    rest = data_root_relative(text)
+    return data_dir() / rest if rest is not None else Path(str(text)).expanduser()
 
 # %% ../nbs/00_core.ipynb #fc59f543
 @contextlib.contextmanager
