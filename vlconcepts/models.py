@@ -90,15 +90,21 @@ _PLUGINS: dict[str, object] = {}                         # plugin (module name o
 
 
 def _import_plugin_file(path: Path):
-    """The module of plugin file `path`, imported as Python runs a script's own modules: its folder on `sys.path` (it may import
-    modules beside it) and its name its stem (`import my_models` in your Python is then the same module, with the same model
-    fingerprints), unless another module of that name is loaded (then `vlconcepts_plugin_<stem>`)."""
+    """The module of plugin file `path`, imported much as Python runs a script's own modules: its folder on `sys.path` (it may
+    import modules beside it; last, so none of them replaces an installed one) and its name its stem (`import my_models` in your Python is then the same module, with the same model
+    fingerprints), unless another module of that name is loaded or importable (then `vlconcepts_plugin_<stem>`)."""
     import sys
+    from importlib.machinery import PathFinder
     from importlib.util import module_from_spec, spec_from_file_location
-    if str(path.parent) not in sys.path: sys.path.insert(0, str(path.parent))
     loaded = sys.modules.get(path.stem)
     if loaded is not None and getattr(loaded, "__file__", None) and Path(loaded.__file__).resolve() == path: return loaded
-    name = path.stem if path.stem.isidentifier() and loaded is None else f"vlconcepts_plugin_{path.stem}"
+    def taken(stem: str) -> bool:                       # another module has the name: loaded, built in, or importable from elsewhere
+        if not stem.isidentifier() or stem in sys.modules or stem in sys.builtin_module_names: return True
+        elsewhere = [p for p in sys.path if Path(p or ".").resolve() != path.parent]
+        try: return PathFinder.find_spec(stem, elsewhere) is not None
+        except (ImportError, ValueError): return True
+    name = f"vlconcepts_plugin_{path.stem}" if taken(path.stem) else path.stem
+    if str(path.parent) not in sys.path: sys.path.append(str(path.parent))   # last: beside modules, never in place of others
     spec = spec_from_file_location(name, path)
     module = sys.modules[name] = module_from_spec(spec)
     try: spec.loader.exec_module(module)
