@@ -540,7 +540,8 @@ def scratch_folder(prefix: str = "vlconcepts-") -> Path:
 # %% ../nbs/00_core.ipynb #cec43093
 def markdown_table(table, **to_markdown_kwargs) -> str:
     """`table.to_markdown(...)` with every `|` in the index (labels, tuples of a MultiIndex, its name), column names and text
-    cells escaped (each row keeps its columns) and integer columns printed as integers."""
+    cells escaped (each row keeps its columns), integer columns printed as integers and a missing cell (NaN, None: nothing
+    measured it, e.g. a column only one of two concatenated tables has) as `missingval`, by default a dash, not 'nan'."""
     import pandas as pd
     from pandas.api.types import is_integer_dtype, is_numeric_dtype
     escape = lambda v: v.replace("|", "\\|") if isinstance(v, str) else v
@@ -550,9 +551,11 @@ def markdown_table(table, **to_markdown_kwargs) -> str:
                                                                    columns=[escape(n) for n in table.columns.names])
     for i in range(table.shape[1]):
         column = table.iloc[:, i]
-        if is_integer_dtype(column): table.isetitem(i, column.astype(object))     # counts print as integers, not with floatfmt
-        elif not is_numeric_dtype(column): table.isetitem(i, column.map(escape).astype(object))
-    return table.to_markdown(**to_markdown_kwargs)
+        if is_integer_dtype(column): column = column.astype(object)              # counts print as integers, not with floatfmt
+        elif not is_numeric_dtype(column): column = column.map(escape).astype(object)
+        if column.isna().any(): column = column.astype(object).where(column.notna(), None)   # tabulate prints None as missingval
+        table.isetitem(i, column)
+    return table.to_markdown(**{"missingval": "–", **to_markdown_kwargs})
 
 # %% ../nbs/00_core.ipynb #f9cbc3a6
 class OwnDataWarning(UserWarning):

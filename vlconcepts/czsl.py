@@ -72,13 +72,15 @@ def _tensor(x, name: str, device=None) -> torch.Tensor:
 
 
 def check_scores(scores, rows: str = "image") -> torch.Tensor:
-    """Scores as a 2-d floating tensor (integers become float32). Bad shapes, NaN and +inf are errors; -inf means
+    """Scores as a 2-d float32 or float64 tensor: integers and half precision (float16, bfloat16: autocast's outputs)
+    become float32, as the sweep's 1e-4 steps below each gap vanish in half precision near 0.3 and turn a near-miss
+    into a tie counted as a hit. Bad shapes, NaN and +inf are errors; -inf means
     "never predicted" (binding's non-candidates) and is allowed, except on a true label (`_check_true_scores`).
     `rows` names what a row is in the messages (binding: "sample")."""
     scores = _tensor(scores, "scores")
     if scores.ndim != 2 or scores.shape[0] == 0 or scores.shape[1] == 0:
         raise InputValidationError(f"scores must be [n_images, n_labels] with both > 0, got shape {tuple(scores.shape)}.")
-    if not scores.is_floating_point(): scores = scores.float()
+    if not scores.is_floating_point() or scores.dtype in (torch.float16, torch.bfloat16): scores = scores.float()
     suspects = (~torch.isfinite(scores.sum(1))).nonzero().flatten()   # rows holding NaN, ±inf (or a sum that overflows)
     for what, test in (("NaN", torch.isnan), ("+inf", torch.isposinf)):
         bad = torch.cat([part[test(scores[part]).any(1)] for part in suspects.split(1 << 12)]) if len(suspects) else suspects

@@ -41,7 +41,7 @@ def mean_se(long: pd.DataFrame, column: str, value: str, index: str = "model", d
         if len(x) == 0: return "–"
         if len(x) == 1: return f"{x.iloc[0]:.{digits}f}"
         return f"{x.mean():.{digits}f} ± {x.std(ddof=1) / math.sqrt(len(x)):.{digits}f}"
-    table = long.groupby([index, column], sort=False)[value].apply(cell).unstack(column)
+    table = long.groupby([index, column], sort=False)[value].apply(cell).unstack(column, fill_value="–")   # no row at all: a dash too
     return table.loc[list(dict.fromkeys(long[index])), list(dict.fromkeys(long[column]))]
 
 # %% ../nbs/00b_stats.ipynb #ce05ff33
@@ -59,11 +59,16 @@ def seed_spread(values) -> tuple[float, float, int]:
     return (float(x.mean()), se, len(x))
 
 # %% ../nbs/00b_stats.ipynb #84debc54
+def _check_table_name(name, who: str):
+    "Refuse a per-seed table `name` that is no plain file name (it would leave `tables/`)."
+    if not isinstance(name, str) or not name or re.search(r"[/\\]|\.\.", name):
+        raise InputValidationError(f"{who}: the table name must be a plain file name such as 'compmap_table1' (no '/', "
+                                   f"'\\' or '..'), not {name!r}: the file is tables/<name>_seeds.csv.")
+
+
 def save_seed_values(long: pd.DataFrame, name: str) -> Path:
     "Write the per-seed long table `long` (with a `seed` column) atomically to `tables/<name>_seeds.csv`."
-    if not isinstance(name, str) or not name or re.search(r"[/\\]|\.\.", name):
-        raise InputValidationError(f"save_seed_values: the table name must be a plain file name such as 'compmap_table1' (no '/', "
-                                   f"'\\' or '..'), not {name!r}: the file goes to tables/<name>_seeds.csv.")
+    _check_table_name(name, "save_seed_values")
     long = pd.DataFrame(long)
     if "seed" not in long.columns:
         raise InputValidationError(f"save_seed_values({name!r}): the table needs a 'seed' column; it has {list(long.columns)}.")
@@ -75,6 +80,7 @@ def save_seed_values(long: pd.DataFrame, name: str) -> Path:
 
 def read_seed_values(name: str, folder: Path | None = None) -> pd.DataFrame:
     "The per-seed table written by `save_seed_values` (from `folder`, default `tables/`)."
+    _check_table_name(name, "read_seed_values")
     path = (Path(folder) if folder else tables_dir()) / f"{name}_seeds.csv"
     if not path.exists(): raise InputValidationError(f"No per-seed values at {path}: run the experiment that writes {name!r}.")
     return pd.read_csv(path)
