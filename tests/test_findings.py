@@ -24,7 +24,7 @@ def _constant(term): return isinstance(term, (int, float))
 
 
 def cells_in(term) -> list:
-    if isinstance(term, F.Cell): return [term]
+    if isinstance(term, (F.Cell, F.Trials)): return [term]
     if isinstance(term, F.Diff): return cells_in(term.a) + cells_in(term.b)
     if isinstance(term, (F.Mean, F.FirstOf)): return [c for t in term.terms for c in cells_in(t)]
     return []
@@ -32,7 +32,14 @@ def cells_in(term) -> list:
 
 def locatable(cell) -> bool:
     frame = F.read_result_table(cell.table, TABLES)
-    return frame is not None and cell.locate(frame) is not None
+    return frame is not None and (trial_rows(cell, frame).any() if isinstance(cell, F.Trials) else cell.locate(frame) is not None)
+
+
+def trial_rows(trials, frame) -> pd.Series:
+    "The rows of a per-trial table that a `Trials` term averages."
+    mask = pd.Series(trials.column in frame.columns, index=frame.index)
+    for col, pattern in trials.where: mask &= frame[col].map(lambda v: F.label_matches(v, pattern)).astype(bool)
+    return mask
 
 
 def fitting_lookup(term):
@@ -45,7 +52,7 @@ def fitting_lookup(term):
 def term_value(term, values: dict):
     "What `term` evaluates to under the cell `values` recorded so far (None while one of its cells has none)."
     if _constant(term): return float(term)
-    if isinstance(term, F.Cell): return values.get(term)
+    if isinstance(term, (F.Cell, F.Trials)): return values.get(term)
     if isinstance(term, F.Diff):
         a, b = term_value(term.a, values), term_value(term.b, values)
         return None if a is None or b is None else a - b
@@ -60,7 +67,7 @@ def assign(term, target: float, values: dict, correlations: dict):
     """Record cell values that make `term` evaluate to `target` (a rank correlation: its sign); cells already recorded
     keep their values (a mean's other terms, a difference's other side absorb the rest)."""
     if _constant(term) or term_value(term, values) is not None: return
-    if isinstance(term, F.Cell): values[term] = target
+    if isinstance(term, (F.Cell, F.Trials)): values[term] = target      # Trials: every trial the same value, so no spread
     elif isinstance(term, F.Diff):
         if _constant(term.b): assign(term.a, target + term.b, values, correlations)
         elif (b := term_value(term.b, values)) is not None: assign(term.a, target + b, values, correlations)
@@ -110,6 +117,10 @@ def write_hand_made_tables(finding, hold: bool, folder: Path, solved: tuple | No
         frames[table] = F.read_result_table(table, TABLES)
     for cell, value in values.items():
         frame = frames[cell.table]
+        if isinstance(cell, F.Trials):
+            assert trial_rows(cell, frame).any(), f"{finding.id}: {cell} has no rows in the committed tables/{cell.table}.csv"
+            frame.loc[trial_rows(cell, frame), cell.column] = repr(value)
+            continue
         found = cell.locate(frame)
         assert found is not None, f"{finding.id}: {cell} is not in the committed tables/{cell.table}.csv"
         frame.at[found[0], found[1]] = repr(value)
@@ -189,7 +200,7 @@ def term_locatable(term) -> bool:
     "Whether every cell `term` reads is in the committed tables (a FirstOf: one of its lookups)."
     if isinstance(term, F.FirstOf): return any(term_locatable(t) for t in term.terms)
     if isinstance(term, (F.Mean, F.Diff)): return all(term_locatable(t) for t in (term.terms if isinstance(term, F.Mean) else (term.a, term.b)))
-    return locatable(term) if isinstance(term, F.Cell) else True
+    return locatable(term) if isinstance(term, (F.Cell, F.Trials)) else True
 
 
 CAUSES = [(finding.id, k, cause) for finding in F.FINDINGS for k, cause in enumerate(finding.causes)]

@@ -150,8 +150,11 @@ def caption_em_by_type(types: Sequence[str], correct) -> pd.Series:
     return em.reindex(list(IMCAPS_TYPES)).rename("EM on pair captions")
 
 
-def em_link_table(em: pd.Series, summary: pd.DataFrame, model: str, caption_em: pd.Series | None = None) -> pd.DataFrame:
-    "Tables 4/7-9 layout: per prompt type, the probe's EM % and `model`'s image and text scores % (with 95% intervals)."
+def em_link_table(em: pd.Series, summary: pd.DataFrame, model: str, caption_em: pd.Series | None = None,
+                  prompts: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Tables 4/7-9 layout: per prompt type, the probe's EM % and `model`'s image and text scores % (with 95% intervals);
+    given the CompPrompts frame the EM was taken over (`prompts`), a 'prompts' column counts each type's prompts."""
+    counts = None if prompts is None else prompts["cic_category"].value_counts()
     rows = []
     for kind in IMCAPS_TYPES:
         picked = summary[(summary.model == model) & (summary.type == kind)].set_index("score")
@@ -160,7 +163,8 @@ def em_link_table(em: pd.Series, summary: pd.DataFrame, model: str, caption_em: 
         rows.append({"type": kind, "prompt type": PROMPT_TYPE[kind], "EM on CompPrompts": em.get(kind, np.nan), **extra,
                      "CIC image score": value("image", "mean"), "image low": value("image", "low"),
                      "image high": value("image", "high"), "CIC text score": value("text", "mean"),
-                     "text low": value("text", "low"), "text high": value("text", "high"), "pairs": value("text", "n")})
+                     "text low": value("text", "low"), "text high": value("text", "high"), "pairs": value("text", "n"),
+                     **({} if counts is None else {"prompts": int(counts.get(kind, 0))})})
     return pd.DataFrame(rows).set_index("prompt type")
 
 # %% ../nbs/42_controlled_imcaps.ipynb #5407d0ad
