@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import difflib
 import errno
 import glob
 import importlib.abc
@@ -28,15 +29,16 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['PROFILE_THREADS', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision', 'guard_torchvision_import',
-           'data_dir', 'cache_dir', 'data_root_relative', 'data_path', 'restored_environment', 'VLConceptsError',
-           'ModelSpecError', 'DatasetFormatError', 'InputValidationError', 'DatasetNotFound', 'string_list',
-           'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir', 'value_fits',
-           'check_parameter_types', 'use_profile', 'is_whole_number', 'check_seed', 'seed_everything',
-           'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress_bar_class', 'progress', 'get_logger',
-           'quiet_root_logger', 'told_once', 'atomic_write', 'atomic_path', 'folder_size', 'scratch_folder',
-           'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data', 'own_data',
-           'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables', 'paper_table']
+__all__ = ['PROFILE_THREADS', 'PROFILES', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision',
+           'guard_torchvision_import', 'data_dir', 'cache_dir', 'data_root_relative', 'data_path',
+           'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError',
+           'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir',
+           'value_fits', 'check_parameter_types', 'known_profiles', 'use_profile', 'is_whole_number', 'check_seed',
+           'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress_bar_class', 'progress',
+           'get_logger', 'quiet_root_logger', 'told_once', 'atomic_write', 'atomic_path', 'folder_size',
+           'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data',
+           'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables',
+           'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -266,12 +268,29 @@ def check_parameter_types(namespace: dict) -> dict:
 PROFILE_THREADS = {"tiny": 1, "smoke": 1}  # torch threads per kernel that define a CPU profile's numbers, on any machine
 
 
+PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # vlconcepts' own; only tiny writes the committed figures/ and tables/
+
+
+def known_profiles(root: Optional[Path] = None) -> list[str]:
+    """`PROFILES`, then every other profile a profile file names in `root`'s `nbs/experiments/profiles/`
+    (`<notebook>.<profile>.yaml`) or with outputs under `root/results/` (`root`: the working folder's checkout, else itself)."""
+    root = Path(root) if root is not None else (repo_root(Path.cwd()) or Path.cwd())
+    named = {f.name.split(".")[-2] for f in (root / "nbs" / "experiments" / "profiles").glob("*.*.yaml")}
+    ran = {d.name for d in (root / "results").glob("*") if d.is_dir()}
+    return [*PROFILES, *sorted((named | ran) - set(PROFILES))]
+
+
 def use_profile(profile: str, parameters: Optional[dict] = None) -> str:
     """Route this process's figures and tables to `profile`'s folder and label (`output_root`) and run it on the profile's
     threads (`PROFILE_THREADS`: torch's, BLAS's and OpenMP's pools, and what it starts), as `vlconcepts rebuild` does;
     `parameters` (the notebook's `globals()`) are checked against their declared types first (`check_parameter_types`)."""
     if parameters is not None: check_parameter_types(parameters)
     profile_outputs(profile, Path("/"))                        # checks the name
+    if profile not in (known := known_profiles()):              # a typo ('smok') would write results/smok without a word
+        close = difflib.get_close_matches(profile, known, n=1)
+        warnings.warn(f"Profile {profile!r} is none this checkout knows ({', '.join(known)}): its outputs go to "
+                      f"{profile_outputs(profile)}" + (f". Did you mean {close[0]!r}?" if close else "; a profile of your own "
+                      "is fine (give its values with papermill -f <notebook>.<profile>.yaml)."), stacklevel=2)
     if os.environ.get("VLCONCEPTS_PROFILE") and os.environ["VLCONCEPTS_PROFILE"] != profile:   # empty: unset, as output_root reads it
         raise InputValidationError(f"This kernel runs for profile {os.environ['VLCONCEPTS_PROFILE']!r} ($VLCONCEPTS_PROFILE), "
                                    f"but its notebook was given profile {profile!r}: pass the same profile to both.")
