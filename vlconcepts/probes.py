@@ -150,8 +150,8 @@ class ProbeConfig:
 
 
 PAPER_PROBE_CONFIG = ProbeConfig(decoder="t5-large", tokenizer="t5-large", captions="cc3m", n_captions=0,
-                                 steps=22_000, batch_size=512, optimizer="adafactor", lr=1e-3,
-                                 warmup=0, max_length=64, checkpoint_every=1000, autoencoder_steps=22_000, imcaps_pairs=0,
+                                 steps=23_332, batch_size=512, optimizer="adafactor", lr=1e-3,  # 4 epochs of 90% of CC3M (above)
+                                 warmup=0, max_length=64, checkpoint_every=1000, autoencoder_steps=23_332, imcaps_pairs=0,
                                  gradient_accumulation_steps=4)  # 512 x 64 tokens at once: >= 69 GiB (probe), >= 115 GiB (autoencoder)
 
 SMOKE_PROBE_CONFIG = ProbeConfig(n_captions=300, steps=4, autoencoder_steps=4, batch_size=32, imcaps_pairs=12,
