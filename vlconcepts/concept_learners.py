@@ -654,17 +654,19 @@ def intervention_curve(learner: JointCBM, x: torch.Tensor, c_true: torch.Tensor,
 
 # %% ../nbs/31_concept_learners.ipynb #97cefdee
 def purity_scores(learner: ConceptLearner, dataset: ConceptDataset, *, seed: int = 0, nis_variant: str = "release",
-                  oracle=None, nis_max_iter: int = 1000, probe_options: Optional[dict] = None) -> dict:
+                  oracle=None, nis_max_iter: int = 1000, probe_options: Optional[dict] = None, align: Optional[bool] = None) -> dict:
     """OIS, NIS, task accuracy (and concept accuracy for CBMs) of a trained learner on the dataset's test split.
 
     NIS is the release's variant by default (`nis_variant="release"`, which produced the published numbers); the paper's
-    text defines `"paper"`."""
+    text defines `"paper"`. OIS aligns learnt to true concepts where `align` says, by default (None) where the learner
+    `needs_alignment` (the release's choice: CCD and the VAEs, not SENN)."""
     _check_losses(learner)
     probe_options = probe_options or {}
     rep_test = learner.concept_representation(dataset.x_test).numpy()
     rep_train = learner.concept_representation(dataset.x_train).numpy()
     c_test, c_train = dataset.c_test.numpy(), dataset.c_train.numpy()
-    scores = {"ois": oracle_impurity_score(rep_test, c_test, seed=seed, align=learner.needs_alignment, oracle_matrix=oracle,
+    if align not in (None, True, False): raise InputValidationError(f"purity_scores: align must be None (the learner's), True or False, not {align!r}.")
+    scores = {"ois": oracle_impurity_score(rep_test, c_test, seed=seed, align=learner.needs_alignment if align is None else align, oracle_matrix=oracle,
                                            **probe_options),
               "nis": niche_impurity_score(rep_test, c_test, seed=seed, variant=nis_variant, c_soft_train=rep_train,
                                           c_true_train=c_train, max_iter=nis_max_iter),

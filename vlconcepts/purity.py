@@ -183,6 +183,7 @@ def auc_rows(scores, positive) -> np.ndarray:
     "ROC-AUC of each row of `scores` `(m, n)` against boolean labels `positive` (`(n,)` or `(m, n)`); ties count one half."
     scores = np.asarray(scores, dtype=np.float64)
     positive = np.broadcast_to(np.asarray(positive, dtype=bool), scores.shape)
+    if np.isnan(scores).any(): _fail(f"scores hold {int(np.isnan(scores).sum())} NaN values (no rank).", "Score every item with a number.")
     ranks = stats.rankdata(scores, axis=1)
     n_pos = positive.sum(1)
     n_neg = scores.shape[1] - n_pos
@@ -535,6 +536,9 @@ def oracle_impurity_score(c_soft, c_true, *, seed: int = 0, align: bool = False,
     if oracle is not None and not np.isfinite(oracle).all():
         _fail(f"oracle_matrix has {int((~np.isfinite(oracle)).sum())} NaN or infinite entries (a purity_matrix with "
               f"skip_diagonal=True leaves its diagonal NaN).", "Pass oracle_matrix(c_true), whose diagonal is 1.")
+    if oracle is not None and ((oracle < 0) | (oracle > 1)).any():                # AUCs: a table's ×100 matrix is the easy slip
+        _fail(f"oracle_matrix has entries outside [0, 1] (largest {oracle.max():.4g}, smallest {oracle.min():.4g}).",
+              "Pass AUCs as fractions, oracle_matrix(c_true), not percentages.")
     purity = purity_matrix(concepts, labels, seed=seed, **kwargs)
     if align: purity = align_purity_matrix(purity)
     if oracle is None: oracle = _compute_oracle_matrix(labels, seed=seed, **kwargs)
@@ -745,11 +749,14 @@ def dci_disentanglement(c_soft, c_true, *, orientation: str = "release", seed: i
     """DCI disentanglement (and with `return_all`, a dict with completeness and informativeness); see the orientations above.
 
     `orientation="release"` (default): the released code's Ross & Doshi-Velez copy, whose numbers Table 1 prints;
-    `"dlib"`: Eastwood & Williams' orientation, as disentanglement_lib computes it."""
+    `"dlib"`: Eastwood & Williams' orientation, as disentanglement_lib computes it. In the release orientation the
+    regressors predict latents from factors, so its 'informativeness' is that R² (how well the factors explain each
+    latent), not Eastwood & Williams' (how well the latents predict each factor): use "dlib" for theirs."""
     from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
     from sklearn.model_selection import train_test_split
     latents, factors = _scalar_latents(c_soft, c_true)
     _check_test_size(test_size)
+    if latents.shape[1] < 2: _fail(f"c_soft has {latents.shape[1]} latent.", "DCI needs at least 2 latents (its entropies have base k_soft), as MIG and SAP do.")
     f_train, f_test, z_train, z_test = train_test_split(factors, latents, test_size=test_size, random_state=seed)
     if orientation == "release":
         importance, info = np.zeros((factors.shape[1], latents.shape[1])), []
@@ -819,6 +826,9 @@ def table1_representations(n: int = 3000, k: int = 5, mode: str = "baseline", se
     mode = {"random": "baseline", "localized": "impure"}.get(mode, mode)
     if mode not in ("baseline", "impure"): _fail(f"mode={mode!r}.", "Use 'baseline' (pure) or 'impure'.")
     if mode == "impure" and k > 30: _fail(f"k={k} is too large for the impure mode (2^(k-1) bins).", "Use k <= 30.")
+    if not (isinstance(correlation, (int, float)) and -1 / max(k - 1, 1) < correlation < 1):   # else Σ is no covariance
+        _fail(f"correlation={correlation!r} for k={k}.", f"Σ with this off-diagonal is positive definite only for -1/(k-1) < correlation < 1 "
+              f"(here {-1 / max(k - 1, 1):.3g} to 1); the release uses 0.0, the paper's text 0.25.")
     rng = np.random.RandomState(seed)
     covariance = np.full((k, k), float(correlation)); np.fill_diagonal(covariance, 1.0)
     c_true = (rng.multivariate_normal(np.zeros(k), covariance, size=n) >= 0).astype(np.int64)
