@@ -53,7 +53,8 @@ PAPER_IMAGES = {t: int(_examples.loc[row].sum()) // SAMPLES_PER_IMAGE[t] for t, 
 def world_images(task: str, fraction: float = 1.0) -> int:
     "Images to render for `task` at `fraction` of the paper's Table 1 sizes."
     if task not in PAPER_IMAGES: raise InputValidationError(f"Unknown binding task {task!r}: use 'single', 'two' or 'rel'.")
-    if not 0 < fraction <= 1: raise InputValidationError(f"fraction must lie in (0, 1], got {fraction}.")
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+        raise InputValidationError(f"fraction must lie in (0, 1], got {fraction!r}.")
     return max(24, round(PAPER_IMAGES[task] * fraction))
 
 
@@ -110,6 +111,11 @@ class BindingTask:
 def binding_vocab(task: str, adjectives=BINDING_COLORS, nouns=BINDING_SHAPES, relations=BINDING_RELATIONS) -> BindingTask:
     "A `BindingTask` without samples: the concepts, composable labels and their word indices of `task`."
     if task not in SAMPLES_PER_IMAGE: raise InputValidationError(f"Unknown binding task {task!r}: use 'single', 'two' or 'rel'.")
+    groups = {"nouns": list(nouns), **({"relations": list(relations)} if task == "rel" else {"adjectives": list(adjectives)})}
+    words = [w for ws in groups.values() for w in ws]
+    if any(len(ws) < (2 if g == "nouns" and task == "rel" else 1) for g, ws in groups.items()) or len(set(words)) != len(words):
+        raise InputValidationError(f"binding_vocab({task!r}): give distinct words, in no two groups, at least one per group (a relation "
+                                   f"needs two nouns); got {groups}.")    # a repeated word would make one concept index two
     if task == "rel":
         concepts, n_first = [*nouns, *relations], len(nouns)
         words = [(concepts.index(s), concepts.index(r), concepts.index(o)) for s in nouns for r in relations for o in nouns if s != o]
