@@ -224,3 +224,86 @@ def test_mac_training_reuse_benchmark(benchmark_script, monkeypatch, capsys, one
     out = capsys.readouterr().out
     assert "identical train-split scores: True" in out
     assert "train-split runs training every model again (before)" in out and "test-split runs (Table 2, 4 trainings)" in out
+
+
+class Killed(Exception):
+    "A simulated kill (or pre-emption) of a training."
+
+
+@pytest.mark.parametrize("name, save_every", [("CSP", 0.0), ("Troika", float("inf")), ("MM-Encoder", 0.0)])
+def test_a_killed_training_resumes_to_the_uninterrupted_weights(name, save_every, tmp_path, one_torch_thread):
+    """Killed within epoch 2 of 3 (saves at epoch ends only, or after every step) and started again on a fresh model, the
+    training ends with the uninterrupted run's weights and losses, bit for bit on the CPU (dropout, schedule and batch order)."""
+    from dataclasses import replace
+    import vlconcepts.mac as mac
+    from vlconcepts.cache import load_progress
+    data, clip = mac.tiny_mac(60, seed=0, size=64), load_model("toyclip:default", device="cpu")
+    cls, patches = mac.image_tokens(clip, data)
+    train = mac.training_data(data, cls, patches)
+    config = replace(mac.mac_config(name), epochs=3, lr=3e-3, batch_size=8, fusion_ffn=32, step_lr=1 if name == "Troika" else 0)
+    whole = mac.build_model(config, clip, data.attributes, data.objects)
+    whole_history = mac.train_mac_model(whole, train, show_progress=False)
+
+    def kill(epoch, step):
+        if (epoch, step) == (1, 2): raise Killed("killed")
+    progress_file = tmp_path / "progress.pt"
+    with pytest.raises(Killed):
+        mac.train_mac_model(mac.build_model(config, clip, data.attributes, data.objects), train, False, progress_file, save_every, kill)
+    saved = load_progress(progress_file)
+    assert (saved["epoch"], saved["step"]) == ((1, 2) if save_every == 0 else (1, 0))
+    resumed = mac.build_model(config, clip, data.attributes, data.objects)
+    assert mac.train_mac_model(resumed, train, False, progress_file, save_every) == whole_history
+    assert all(torch.equal(a, b) for a, b in zip(whole.state_dict().values(), resumed.state_dict().values()))
+
+
+def test_a_killed_trained_mac_model_resumes_under_its_old_key(monkeypatch, one_torch_thread):
+    """`trained_mac_model` killed by a failing step resumes from its saved progress, which lives in the entry of the key the
+    weights were always cached under (config, CLIP, data, this module's source) and is deleted once they are cached."""
+    from dataclasses import replace
+    import vlconcepts.mac as mac
+    from vlconcepts.cache import RESULT_PICKLE, FeatureCache, list_entries, load_progress, result_key
+    data, clip = mac.tiny_mac(60, seed=0, size=64), load_model("toyclip:default", device="cpu")
+    config = replace(mac.mac_config("CoOp"), epochs=3, lr=3e-3, batch_size=8)
+    entry = FeatureCache().entry_dir(result_key("mac-model", {"config": config, "backbone": clip, "dataset": data.fingerprint}, ["vlconcepts.mac"]))
+    steps, calls, loss = -(-len(data.indices("train")) // 8), [], mac.branch_loss
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == steps + 2: raise Killed("killed")
+        return loss(*args, **kwargs)
+    monkeypatch.setattr(mac, "branch_loss", failing)
+    with pytest.raises(Killed): mac.trained_mac_model(config, clip, data, show_progress=False)
+    assert load_progress(entry / "progress.pt")["epoch"] == 1
+    assert [e["status"] for e in list_entries() if e["what"] == "mac-model"] == ["partial"]     # `vlconcepts cache ls` shows it
+    resumed = mac.trained_mac_model(config, clip, data, show_progress=False)
+    assert len(calls) == (steps + 2) + 2 * steps                # then epochs 2 and 3 only: the first was not trained again
+    assert (entry / RESULT_PICKLE).is_file() and not (entry / "progress.pt").exists()
+    monkeypatch.setattr(mac, "branch_loss", loss)
+    cls, patches = mac.image_tokens(clip, data)
+    whole = mac.build_model(config, clip, data.attributes, data.objects)
+    mac.train_mac_model(whole, mac.training_data(data, cls, patches), show_progress=False)
+    assert all(torch.equal(a, b) for a, b in zip(whole.state_dict().values(), resumed.state_dict().values()))
+
+
+def test_missing_mac_images_reach_the_notebooks(tmp_path):
+    """A MAC image gone from its URL stops a notebook run with an error that says how to set `missing_images` there; 'drop'
+    leaves it out, and the captions (`describe_split`) and the paper tables' own-data note say how many were dropped."""
+    import warnings
+    from vlconcepts.attribute_object_data import export_mac
+    from vlconcepts.cli import run_parameters
+    from vlconcepts.core import DatasetNotFound, OwnDataWarning, own_data, own_data_note
+    from vlconcepts.mac import describe_split, mac_dataset
+    root = export_mac(tmp_path / "mac", n=60, seed=0, size=16)
+    for path in sorted((root / "images").rglob("*.png"))[:2]: path.unlink()
+    with pytest.raises(DatasetNotFound, match=r"2 of the 60 .* names are missing") as error: mac_dataset(root=root)
+    assert "-p missing_images drop" in str(error.value) and "missing_images: drop" in str(error.value)
+    with pytest.warns(OwnDataWarning, match="58 images, the published release has 60"):
+        data = mac_dataset("drop", root=root)
+    assert len(data) == 58 and describe_split(data).endswith("2 of the 60 images its metadata names were missing (gone from their "
+                                                             "third-party URLs) and were dropped (missing_images='drop')")
+    assert "58 images, the published release has 60" in own_data_note(own_data())[0]
+    from pathlib import Path
+    notebooks = Path(__file__).resolve().parents[1] / "nbs" / "experiments"
+    for stem in ("50_mac_closed_open", "51_mac_branch_ablation", "52_mac_qualitative"):
+        assert run_parameters(notebooks / f"{stem}.ipynb", "paper")["missing_images"] == "error"
+        assert run_parameters(notebooks / f"{stem}.ipynb", "smoke", extra={"missing_images": "drop"})["missing_images"] == "drop"

@@ -32,11 +32,11 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'FILE_DIGESTS_DIR', 'FILE_SETTLE_SECONDS', 'DEFAULT_CHUNK_SIZE', 'META_NAME', 'RESULT_NAME', 'CHUNKS_DIR',
-           'RESULTS_SPEC', 'RESULT_PICKLE', 'dataset_fingerprint', 'file_digests', 'compute_context',
+           'RESULTS_SPEC', 'RESULT_PICKLE', 'PROGRESS_NAME', 'dataset_fingerprint', 'file_digests', 'compute_context',
            'computing_libraries', 'CacheKey', 'CacheNotice', 'FeatureCache', 'DistributedWorld', 'distributed_world',
            'image_decoder', 'cached_image_features', 'cached_text_features', 'cached_activations',
-           'cached_image_tokens', 'code_digest', 'result_key', 'cached_result', 'list_entries', 'format_entries',
-           'cache_size', 'clear']
+           'cached_image_tokens', 'code_digest', 'result_key', 'result_progress', 'save_progress', 'load_progress',
+           'cached_result', 'list_entries', 'format_entries', 'cache_size', 'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -761,12 +761,44 @@ def _replay_warnings(recorded: Sequence[dict]):
         warnings.warn_explicit(w["message"], _warning_category(w["category"]), w["filename"], w["lineno"],
                                registry=_REPLAY_REGISTRIES.setdefault(w["filename"], {}))
 
+# %% ../nbs/02_cache.ipynb #32ca7517
+PROGRESS_NAME, _PROGRESS_HEAD = "progress.pt", b"vlconcepts-progress sha256="
+
+
+def result_progress(what: str, parts: dict, modules: Sequence = (), cache: Optional[FeatureCache] = None) -> Path:
+    "Where a long computation of `cached_result(what, ..., parts, modules)` saves its progress: a file in that result's own entry."
+    return (cache or FeatureCache()).entry_dir(result_key(what, parts, modules)) / PROGRESS_NAME
+
+
+def save_progress(state: dict, path: str | Path):
+    "Write `state` (tensors, numbers, strings, lists and dicts of them) atomically with its SHA-256: a kill leaves the old state or the new."
+    import io
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
+    payload = buffer.getvalue()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "wb") as f: f.write(_PROGRESS_HEAD + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+
+
+def load_progress(path: str | Path) -> Optional[dict]:
+    "The state `save_progress` last wrote to `path` (tensors on the CPU); None when there is none, or (a `CacheNotice`) when it is damaged."
+    import io
+    try: head, _, payload = Path(path).read_bytes().partition(b"\n")
+    except FileNotFoundError: return None
+    if head == _PROGRESS_HEAD + hashlib.sha256(payload).hexdigest().encode():
+        try: return torch.load(io.BytesIO(payload), map_location="cpu", weights_only=True)
+        except Exception as e: why = f"unreadable ({type(e).__name__}: {str(e)[:120]})"
+    else: why = "changed since it was written (its SHA-256 does not match)"
+    warnings.warn(f"saved progress {path} is {why}; starting again from the beginning", CacheNotice, stacklevel=2)
+    return None
+
 # %% ../nbs/02_cache.ipynb #4e2ede4e
 def cached_result(what: str, compute: Callable[[], object], parts: dict, modules: Sequence = (),
                   cache: Optional[FeatureCache] = None, recompute: bool = False):
     """`compute()` (any picklable value: rows, frames, a trained module), computed once per key (`result_key`) and kept in the cache.
 
-    The warnings shown while computing it are kept with it and shown again whenever it is read back."""
+    The warnings shown while computing it are kept with it and shown again whenever it is read back. A long `compute` may save
+    its progress in the entry (`result_progress`); that file is deleted once the result is kept."""
     import pickle
     key = result_key(what, parts, modules)
     entry = (cache or FeatureCache()).entry_dir(key)
@@ -786,6 +818,7 @@ def cached_result(what: str, compute: Callable[[], object], parts: dict, modules
         _write_meta(entry, {"key": key.digest, "what": what, "spec": RESULTS_SPEC, "complete": True, "n_items": None, "context": key.context,
                             "sha256": hashlib.sha256(payload).hexdigest(), "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
                             "warnings": raised})
+        (entry / PROGRESS_NAME).unlink(missing_ok=True)         # kept: the saved progress of a long computation is done with
     except (OSError, VLConceptsError) as e:                     # a full disk: the caller still gets what was computed
         warnings.warn(f"cached result {entry} ({what}) was computed but could not be kept ({e}); it is returned uncached, and the "
                       "next run computes it again", CacheNotice, stacklevel=2)
@@ -793,9 +826,9 @@ def cached_result(what: str, compute: Callable[[], object], parts: dict, modules
 
 # %% ../nbs/02_cache.ipynb #c1bd0770
 def _is_entry(path: Path) -> bool:
-    "Whether `path` looks like a cache entry folder (`<what>-<16 hex>` holding meta, result or chunks), not someone else's files."
+    "Whether `path` looks like a cache entry folder (`<what>-<16 hex>` holding meta, result, chunks or saved progress), not someone else's files."
     return (path.is_dir() and re.search(r"-[0-9a-f]{16}$", path.name) is not None
-            and any((path / name).exists() for name in (META_NAME, RESULT_NAME, CHUNKS_DIR)))
+            and any((path / name).exists() for name in (META_NAME, RESULT_NAME, CHUNKS_DIR, PROGRESS_NAME)))
 
 
 def list_entries(root: str | Path | None = None) -> list[dict]:
@@ -805,9 +838,10 @@ def list_entries(root: str | Path | None = None) -> list[dict]:
     for entry in sorted(p for p in root.glob("*/*") if _is_entry(p)) if root.is_dir() else []:
         meta = _read_meta(entry) or {}
         chunks_done = len(list((entry / CHUNKS_DIR).glob("chunk-*.pt")))
-        status = "corrupt" if not meta else "complete" if meta.get("complete") else "partial"
+        under_way = not meta and (entry / PROGRESS_NAME).is_file()   # a long result's saved progress (`result_progress`), no result yet
+        status = "partial" if under_way else "corrupt" if not meta else "complete" if meta.get("complete") else "partial"
         entries.append({"key": meta.get("key", entry.name), "spec": meta.get("spec") or entry.parent.name,
-                        "what": meta.get("what", "?"), "n": meta.get("n_items"), "shape": meta.get("shape"),
+                        "what": meta.get("what", entry.name[:-17] if under_way else "?"), "n": meta.get("n_items"), "shape": meta.get("shape"),
                         "dtype": meta.get("dtype"), "bytes": folder_size(entry), "status": status,
                         "chunks": f"{meta.get('n_chunks', '?')}/{meta.get('n_chunks', '?')}" if status == "complete"
                                   else f"{chunks_done}/{meta.get('n_chunks', '?')}",

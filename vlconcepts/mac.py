@@ -6,9 +6,11 @@
 from __future__ import annotations
 
 import math
+import re
+import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -18,25 +20,27 @@ from fastcore.basics import patch
 from torch import nn
 
 from .cache import (cached_activations, cached_image_features, cached_image_tokens, cached_result, cached_text_features,
-                              code_digest)
-from .core import InputValidationError, get_logger, is_whole_number, progress, seed_everything, string_list
+                              code_digest, load_progress, result_progress, save_progress)
+from .core import (DatasetNotFound, InputValidationError, get_logger, is_whole_number, own_data, progress, record_own_data,
+                             seed_everything, string_list)
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
-from .datasets import cached_world
+from .datasets import cached_world, check_missing_images
 from .models import encode_text_embeddings, openclip_text_tower, word_token_embeddings
 from .stats import mean_se
-from .attribute_object_data import MAC_CLOSED_FRACTION, AttributeObjectDataset, export_mac, load_mac
+from .attribute_object_data import MAC_CLOSED_FRACTION, MAC_DATASET, AttributeObjectDataset, export_mac, load_mac
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'BRANCH_SENTENCES', 'PERCENT_METRICS', 'PAPER_COLUMNS',
-           'LabelSpace', 'label_space', 'pair_targets', 'primitive_targets', 'true_pair_ranks', 'multilabel_metrics',
-           'multilabel_metrics_per_image', 'PromptBranch', 'MacConfig', 'mac_config', 'check_text_route',
-           'code_choices', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel', 'sentence_logits', 'MMEncoder',
-           'branch_loss', 'composition_scores', 'MacTrainingData', 'training_data', 'build_model', 'train_mac_model',
-           'score_pairs', 'tiny_mac', 'image_tokens', 'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds',
-           'seed_values', 'seed_table', 'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps',
-           'branch_deltas', 'branch_deltas_by_seed', 'top_predictions']
+__all__ = ['logger', 'METRIC_NAMES', 'MAC_METHODS', 'BRANCH_PROMPTS', 'BRANCH_SENTENCES', 'MISSING_IMAGES_HOW', 'DROPPED',
+           'PERCENT_METRICS', 'PAPER_COLUMNS', 'LabelSpace', 'label_space', 'pair_targets', 'primitive_targets',
+           'true_pair_ranks', 'multilabel_metrics', 'multilabel_metrics_per_image', 'PromptBranch', 'MacConfig',
+           'mac_config', 'check_text_route', 'code_choices', 'Adapter', 'CrossModalTraction', 'PromptCompositionModel',
+           'sentence_logits', 'MMEncoder', 'branch_loss', 'composition_scores', 'MacTrainingData', 'training_data',
+           'build_model', 'train_mac_model', 'score_pairs', 'tiny_mac', 'image_tokens', 'mac_dataset', 'dropped_note',
+           'trained_mac_model', 'run_method', 'evaluate_run', 'run_seeds', 'seed_values', 'seed_table',
+           'describe_split', 'closed_open_drop', 'fit_gap', 'learning_rate_gaps', 'branch_deltas',
+           'branch_deltas_by_seed', 'top_predictions']
 
 # %% ../nbs/50_mac.ipynb #0fa195c9
 @dataclass
@@ -510,8 +514,35 @@ def _pos_weight(targets: torch.Tensor) -> torch.Tensor:
     return len(targets) / targets.sum(0).clamp(min=1)
 
 
-def train_mac_model(model: nn.Module, data: MacTrainingData, show_progress: bool = True) -> list[float]:
-    "Train `model`'s own parameters on `data` with its config's optimiser (Adam, grad clip, optional StepLR); returns mean loss per epoch."
+def _training_state(model: nn.Module, optimizer, scheduler, batch_order: torch.Tensor, epoch: int, step: int, losses: list,
+                    history: list, n_images: int) -> dict:
+    "What a resumed `train_mac_model` needs to go on as if never stopped (`batch_order`: the generator's state before this epoch's order)."
+    device = next(model.buffers()).device
+    return {"config": asdict(model.config), "n_images": n_images, "epoch": epoch, "step": step, "losses": list(losses),
+            "history": list(history), "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
+            "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict() if scheduler is not None else {},
+            "batch_order": batch_order, "torch_rng": torch.get_rng_state(),
+            "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else torch.empty(0, dtype=torch.uint8)}
+
+
+def _restore_training(state: dict, model: nn.Module, optimizer, scheduler, generator: torch.Generator, n_images: int) -> tuple:
+    "Load a `_training_state` into the model, optimiser, schedule and RNGs; its (epoch, step, losses, history)."
+    if state["config"] != asdict(model.config) or state["n_images"] != n_images:
+        raise InputValidationError(f"The saved MAC training progress is of another training ({state['config']['method']}, "
+                                   f"{state['n_images']} images); delete it, or give this training its own progress file.")
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    if scheduler is not None: scheduler.load_state_dict(state["scheduler"])
+    generator.set_state(state["batch_order"])
+    torch.set_rng_state(state["torch_rng"])
+    if len(state["cuda_rng"]): torch.cuda.set_rng_state(state["cuda_rng"], next(model.buffers()).device)
+    return state["epoch"], state["step"], list(state["losses"]), list(state["history"])
+
+# %% ../nbs/50_mac.ipynb #08b849ff
+def train_mac_model(model: nn.Module, data: MacTrainingData, show_progress: bool = True, progress_file: Optional[Path] = None,
+                    save_every: float = 600.0, on_step: Optional[Callable[[int, int], None]] = None) -> list[float]:
+    """Train `model`'s own parameters on `data` with its config's optimiser (Adam, grad clip, optional StepLR); returns mean loss per epoch.
+    `progress_file`: resume from it, and save to it after each epoch and every `save_every` s within one; `on_step(epoch, step)` after each step."""
     config, device = model.config, next(model.buffers()).device
     params = [p for p in model.parameters() if p.requires_grad]
     if config.epochs == 0 or not params: return []
@@ -520,11 +551,17 @@ def train_mac_model(model: nn.Module, data: MacTrainingData, show_progress: bool
     pair_attr, pair_obj = data.train_space.pair_attr.to(device), data.train_space.pair_obj.to(device)
     weights = {"attr_pos_weight": _pos_weight(data.attr_targets).to(device) if config.attr_pos_weight else None,
                "pair_pos_weight": _pos_weight(data.pair_targets).to(device) if config.pair_pos_weight else None}
-    generator, history = torch.Generator().manual_seed(config.seed), []
+    generator, n = torch.Generator().manual_seed(config.seed), len(data.cls)
+    start, step, losses, history = 0, 0, [], []
+    saved = load_progress(progress_file) if progress_file is not None else None
+    if saved is not None: start, step, losses, history = _restore_training(saved, model, optimizer, scheduler, generator, n)
     model.train()
-    for epoch in progress(range(config.epochs), desc=f"train {config.method} {config.branches}", disable=not show_progress):
-        losses = []
-        for batch in torch.randperm(len(data.cls), generator=generator).split(config.batch_size):
+    last_save = time.monotonic()
+    for epoch in progress(range(start, config.epochs), desc=f"train {config.method} {config.branches}", total=config.epochs,
+                          initial=start, disable=not show_progress):
+        order = generator.get_state()                                 # drawn again when a run resumes within this epoch
+        batches = torch.randperm(n, generator=generator).split(config.batch_size)
+        for batch in batches[step:]:
             logits = model(data.cls[batch].to(device), data.patches[batch].to(device), pair_attr, pair_obj)
             loss = branch_loss(logits, data.attr_targets[batch].to(device), data.obj_targets[batch].to(device),
                                data.pair_targets[batch].to(device), **weights)
@@ -533,8 +570,17 @@ def train_mac_model(model: nn.Module, data: MacTrainingData, show_progress: bool
             torch.nn.utils.clip_grad_norm_(params, config.grad_clip)
             optimizer.step()
             losses.append(float(loss.detach()))
+            step += 1
+            if progress_file is not None and step < len(batches) and time.monotonic() - last_save >= save_every:
+                save_progress(_training_state(model, optimizer, scheduler, order, epoch, step, losses, history, n), progress_file)
+                last_save = time.monotonic()
+            if on_step is not None: on_step(epoch, step)
         if scheduler is not None: scheduler.step()
         history.append(float(np.mean(losses)))
+        step, losses = 0, []
+        if progress_file is not None:
+            save_progress(_training_state(model, optimizer, scheduler, generator.get_state(), epoch + 1, 0, [], history, n), progress_file)
+            last_save = time.monotonic()
     model.eval()
     return history
 
@@ -568,18 +614,52 @@ def image_tokens(vl_model, dataset: AttributeObjectDataset) -> tuple[torch.Tenso
     "Raw class and patch tokens of every image of `dataset` (cached)."
     return cached_image_tokens(vl_model, [str(p) for p in dataset.paths], normalize=False)
 
+# %% ../nbs/50_mac.ipynb #e725aac6
+MISSING_IMAGES_HOW = ("in an experiment notebook run, set its parameter: `missing_images: drop` in nbs/experiments/profiles/"
+                      "<notebook>.<profile>.yaml (vlconcepts rebuild), or `-p missing_images drop` (papermill)")
+DROPPED = "images"   # the own-data count `mac_dataset` records: the images kept of those the metadata names
+
+
+def mac_dataset(missing_images: str = "error", root: Optional[Path] = None) -> AttributeObjectDataset:
+    """`load_mac(root)` for an experiment notebook (its `missing_images` parameter): a missing image is an error saying how to set
+    that parameter; 'drop' leaves them out and records how many as own data (`record_own_data`), which `dropped_note` reads."""
+    check_missing_images(missing_images)
+    try: return load_mac(root)
+    except DatasetNotFound as error:
+        counts = re.search(r"(\d+) of the (\d+) that .+ names are missing", error.name)
+        if counts is None or counts[1] == counts[2]: raise              # no dataset, or no image at all: 'drop' cannot help
+        if missing_images == "error":
+            raise DatasetNotFound(f"{error.name[:-1]}; {MISSING_IMAGES_HOW})", error.expected_layout, error.where_to_get,
+                                  error.path) from None
+    data, named = load_mac(root, missing_images="drop"), int(counts[2])
+    earlier = [d for r in own_data() if (r.dataset, r.root) == (MAC_DATASET.name, str(data.root)) for d in r.differences if d.name != DROPPED]
+    record_own_data(MAC_DATASET.name, MAC_DATASET.title, data.root, [*earlier, (DROPPED, named, len(data))])
+    return data
+
+
+def dropped_note(dataset: AttributeObjectDataset) -> str:
+    "For a caption: how many of the images `dataset`'s metadata names were missing and dropped (`mac_dataset`), or ''."
+    for record in own_data():
+        if (record.dataset, record.root) != (dataset.name, str(dataset.root)): continue
+        for d in record.differences:
+            if d.name == DROPPED and d.found < d.expected:
+                return (f"{d.expected - d.found:,} of the {d.expected:,} images its metadata names were missing (gone from their "
+                        "third-party URLs) and were dropped (missing_images='drop')")
+    return ""
+
 # %% ../nbs/50_mac.ipynb #7bc2c6ff
 def trained_mac_model(config: MacConfig, vl_model, dataset: AttributeObjectDataset, show_progress: bool = True) -> nn.Module:
-    "The model of `config` trained on `dataset`'s training images (`train_mac_model`), its weights cached: trained once per config."
+    """The model of `config` trained on `dataset`'s training images (`train_mac_model`), its weights cached: trained once per config.
+    A killed training resumes from its saved progress (`cache.result_progress`, in the entry of the same key), deleted once it is cached."""
     cls, patches = image_tokens(vl_model, dataset)
+    parts, modules = {"config": config, "backbone": vl_model, "dataset": dataset.fingerprint}, ["vlconcepts.mac"]
 
     def learnt_weights():
         model = build_model(config, vl_model, dataset.attributes, dataset.objects)
-        train_mac_model(model, training_data(dataset, cls, patches), show_progress)
+        train_mac_model(model, training_data(dataset, cls, patches), show_progress, result_progress("mac-model", parts, modules))
         return {k: v.detach().cpu() for k, v in model.state_dict().items()}
 
-    weights = cached_result("mac-model", learnt_weights, modules=["vlconcepts.mac"],
-                            parts={"config": config, "backbone": vl_model, "dataset": dataset.fingerprint})
+    weights = cached_result("mac-model", learnt_weights, modules=modules, parts=parts)
     model = build_model(config, vl_model, dataset.attributes, dataset.objects)
     model.load_state_dict(weights)
     return model.eval()
@@ -666,13 +746,13 @@ def seed_table(results: pd.DataFrame, columns: Sequence[str] = PAPER_COLUMNS, in
 
 # %% ../nbs/50_mac.ipynb #6e723341
 def describe_split(dataset: AttributeObjectDataset, split: str = "test") -> str:
-    "'<name>, N <split> images (U with an unseen pair), A attributes x O objects, closed world C of P pairs' (for captions)."
+    "'<name>, N <split> images (U with an unseen pair), A attributes x O objects, closed world C of P pairs' (for captions), and `dropped_note`."
     space = label_space(dataset, "closed")
     targets = pair_targets(dataset, dataset.indices(split), space)
     unseen = int((targets & ~space.seen).any(1).sum())
     n_open = len(dataset.attributes) * len(dataset.objects)
     return (f"{dataset.name}, {len(targets)} {split} images ({unseen} with an unseen pair), {len(dataset.attributes)} attributes x "
-            f"{len(dataset.objects)} objects, closed world {len(space)} of {n_open} pairs")
+            f"{len(dataset.objects)} objects, closed world {len(space)} of {n_open} pairs") + (f"; {note}" if (note := dropped_note(dataset)) else "")
 
 
 def closed_open_drop(results: pd.DataFrame, column: str = "top1_precision") -> pd.DataFrame:
