@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
+from PIL import Image
 
 from vlconcepts.cli import main
 
@@ -28,16 +29,51 @@ def test_console_script_help():
         assert command in result.stdout
 
 
+def _whole_mac(root):
+    "Every part of MAC's layout under `root`, tiny: split files, metadata, one image."
+    (root / "mac/multi_attr_split_all").mkdir(parents=True, exist_ok=True); (root / "mac/images/cube").mkdir(parents=True, exist_ok=True)
+    for split in ("train", "val", "test"): (root / f"mac/multi_attr_split_all/{split}_pairs.txt").write_text("red cube\n")
+    (root / "mac/metadata_multi_attr_split_all.json").write_text("[]"); (root / "mac/images/cube/0.png").write_bytes(b"x")
+    return root
+
+
 def test_doctor_reports_environment_and_datasets(tmp_path, monkeypatch):
     (tmp_path / "mac/multi_attr_split_all").mkdir(parents=True)
-    (tmp_path / "mac/multi_attr_split_all/train_pairs.txt").write_text("red cube\n")
+    (tmp_path / "mac/multi_attr_split_all/train_pairs.txt").write_text("red cube\n")   # MAC's split file alone: no metadata, no images
     result = run("doctor", "--no-models", env={**__import__("os").environ, "VLCONCEPTS_DATA": str(tmp_path)})
     assert result.returncode == 0, result.stderr
     assert "torch" in result.stdout and "dataset mac" in result.stdout
     mac_line = next(line for line in result.stdout.splitlines() if line.startswith("dataset mac"))
-    assert "present" in mac_line
+    assert "incomplete: lacks mac/multi_attr_split_all/val_pairs.txt" in mac_line and "present" not in mac_line, mac_line
+    assert ("one of mac/metadata_multi_attr_split_all.t7, mac/metadata_multi_attr_split.t7, mac/metadata_multi_attr_split_all.json "
+            "(the image metadata) and mac/images/ (a folder of the images the metadata names)") in mac_line, mac_line
+    how = next(line for line in result.stdout.splitlines() if line.startswith("- dataset mac "))   # its layout and where to get it
+    assert f"expected under {tmp_path}, but it lacks" in how and "; layout: <root>/multi_attr_split_all/" in how and "github.com/xs1317/MAC" in how
     cub_line = next(line for line in result.stdout.splitlines() if line.startswith("dataset cub"))
     assert "missing" in cub_line and "CUB_200_2011/images.txt" in cub_line
+    result = run("doctor", "--no-models", env={**os.environ, "VLCONCEPTS_DATA": str(_whole_mac(tmp_path))})
+    assert next(line for line in result.stdout.splitlines() if line.startswith("dataset mac")).split()[-1] == "present"
+
+
+@pytest.mark.slow
+def test_a_synthetic_export_in_the_data_root_counts_as_present(tmp_path, monkeypatch):
+    "Each world exported as the README says (`vlconcepts world export NAME --out $VLCONCEPTS_DATA/...`) is a whole dataset to doctor."
+    from vlconcepts.cli import dataset_status, doctor, export_world
+    monkeypatch.setenv("VLCONCEPTS_DATA", str(tmp_path))
+    folders = {"mit-states": "mit-states", "mac": "mac", "binding-single": "clip-binding", "binding-two": "clip-binding",
+               "binding-rel": "clip-binding", "controlled-imcaps": "controlled-imcaps", "captions": "cc3m", "cub": ".",
+               "dsprites": "dsprites", "3dshapes": "3dshapes"}
+    for world, folder in folders.items():   # dSprites' file name says its size: the release's is 64 px
+        export_world(world, tmp_path / folder, n=40, size=64 if world == "dsprites" else 32)
+    status = dataset_status()
+    assert {name for name, present in status.items() if not present} == {"word-vectors"}, status
+    report = doctor(check_models=False, echo=lambda s: None)
+    assert all(report[f"dataset {name}"] == "present" for name in status if name != "word-vectors")
+    shutil.rmtree(tmp_path / "mit-states" / "images")                       # the QA case: MIT-States without its images
+    report = doctor(check_models=False, echo=lambda s: None)
+    assert report["dataset mit-states"] == ("incomplete: lacks mit-states/images/ (a folder of the images the metadata names, "
+                                            "one folder per 'attr obj')"), report["dataset mit-states"]
+    assert report["paper 06_czsl_curves"].startswith("MISSING: dataset mit-states"), report["paper 06_czsl_curves"]
 
 
 def _without_output_override(**extra):
@@ -273,9 +309,51 @@ def test_doctor_reports_each_paper_experiment_ready_or_what_is_missing(tmp_path,
     assert report["paper 03_world_gallery"] == "ready"                   # synthetic only
     assert not [k for k, v in report.items() if k.startswith("paper ") and "not declared" in v]
     assert "dataset dsprites" in report["paper 33_purity_fig3_spurious"]   # `data_source: real` via PAPER_DATASETS
+    assert "dataset word-vectors" in report["paper 13_compmap_templates"]  # fastText and word2vec files: never checked before
     (tmp_path / "mac/multi_attr_split_all").mkdir(parents=True)
     (tmp_path / "mac/multi_attr_split_all/train_pairs.txt").write_text("red cube\n")
+    assert "dataset mac" in doctor(check_models=False, echo=lambda s: None)["paper 50_mac_closed_open"]   # the split files alone
+    _whole_mac(tmp_path)
     assert "dataset mac" not in doctor(check_models=False, echo=lambda s: None)["paper 50_mac_closed_open"]
+
+
+def test_readiness_checks_the_probes_t5_and_says_how_to_cache_it(tmp_path, monkeypatch):
+    "41 and 44 decode with t5-large, a transformers name (no load_model spec): not cached with downloads forbidden, it is missing."
+    from huggingface_hub import constants
+    from vlconcepts.cli import experiment_notebooks, experiment_readiness, experiments_dir
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "empty-hub-cache"))   # nothing cached
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    for stem in ("41_probes_em", "44_probes_imcaps"):
+        ready, notes = experiment_readiness(experiment_notebooks(experiments_dir(), stem)[0], root=tmp_path)
+        t5 = next(note for note in notes if note.startswith("t5-large: "))
+        assert not ready and "HF_HUB_OFFLINE=1 forbids downloading it" in t5, t5
+        assert ("python -c \"from transformers import AutoTokenizer, T5ForConditionalGeneration; AutoTokenizer.from_pretrained('t5-large'); "
+                "T5ForConditionalGeneration.from_pretrained('t5-large')\"") in t5, t5
+        clip = [note for note in notes if note.startswith("openclip:ViT-B-32@openai: ")]   # how to cache it, on a machine with network
+        assert clip and "open_clip.create_model_and_transforms('ViT-B-32', pretrained='openai')" in clip[0], clip
+        negclip = next(note for note in notes if "negclip" in note)
+        assert "github.com/vinid/neg_clip" in negclip and "Yuksekgonul et al. 2023" in negclip, negclip
+
+
+def test_the_public_temporal_json_is_controlled_imcaps(tmp_path, monkeypatch):
+    "The README's route: reporting_bias's temporal.json under its own name, COCO's val2017 under coco/; a renamed one says how to name it."
+    from vlconcepts.cli import dataset_status, experiment_notebooks, experiment_readiness, experiments_dir
+    from vlconcepts.controlled_imcaps import load_user_pairs
+    from vlconcepts.core import DatasetFormatError
+    monkeypatch.setenv("VLCONCEPTS_DATA", str(tmp_path))
+    records = [{"filename": f"val2017/00000000000{i}.jpg", "caption_options": ["A dog after catching a frisbee",
+                "A dog before catching a frisbee"], "gold_index": i} for i in (0, 1)]
+    (tmp_path / "controlled-imcaps").mkdir(); (tmp_path / "coco/val2017").mkdir(parents=True)
+    for i in (0, 1): Image.new("RGB", (8, 8), (60 * i, 0, 0)).save(tmp_path / f"coco/val2017/00000000000{i}.jpg")
+    (tmp_path / "controlled-imcaps/temporal.json").write_text(json.dumps(records))
+    assert dataset_status()["controlled-imcaps"] is True
+    pairs = load_user_pairs("$VLCONCEPTS_DATA/controlled-imcaps/temporal.json", "$VLCONCEPTS_DATA/coco")   # the paper profile's values
+    assert pairs.types == ["temporal"] and pairs.words == [("after", "before")]
+    notes = experiment_readiness(experiment_notebooks(experiments_dir(), "44_probes_imcaps")[0])[1]
+    assert not [note for note in notes if note.startswith(("dataset controlled-imcaps", "path $VLCONCEPTS_DATA/coco"))], notes
+    (tmp_path / "controlled-imcaps/temporal.json").rename(tmp_path / "controlled-imcaps/pairs.json")   # what the QA pass tried
+    with pytest.raises(DatasetFormatError, match="name the file after its type"):
+        load_user_pairs("$VLCONCEPTS_DATA/controlled-imcaps/pairs.json", "$VLCONCEPTS_DATA/coco")
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from .core import DatasetFormatError, InputValidationError, atomic_path, data_dir, get_logger, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, close_up_scene,
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, close_up_scene,
                                  expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
                                  register_dataset, render_to_files, require_path, split_counts, write_json, write_lines,
                                  write_png, write_scenes_json)
@@ -137,7 +137,10 @@ MIT_WHERE = ("MIT-States images (web.mit.edu/phillipi/Public/states_and_transfor
 MIT_ATTRIBUTES = tuple(ATTRIBUTE_KINDS)
 MIT_STATES_DATASET = register_dataset(DatasetEntry(
     name="mit-states", title="MIT-States (TMN split)", marker=f"mit-states/{MIT_SPLIT_DIR}/train_pairs.txt",
-    layout=MIT_LAYOUT, where=MIT_WHERE, published=MIT_STATES_RELEASE))
+    layout=MIT_LAYOUT, where=MIT_WHERE, published=MIT_STATES_RELEASE,
+    parts=[*(DatasetPart(f"mit-states/{MIT_SPLIT_DIR}/{s}_pairs.txt", f"the {s} pairs") for s in ("val", "test")),
+           DatasetPart(f"mit-states/{MIT_METADATA}", "the image metadata"),
+           DatasetPart("mit-states/images/", "a folder of the images the metadata names, one folder per 'attr obj'")]))
 
 
 def _read_pair_file(path: Path, n_tokens: Optional[int] = None) -> list[tuple[tuple[str, ...], str]]:
@@ -328,7 +331,10 @@ MAC_WHERE = ("github.com/xs1317/MAC, folder DATASET/ (the split files and the .t
              "download_mac.py, which fetches third-party URLs, so some may be gone), or `vlconcepts world export mac --out <root>`")
 MAC_DATASET = register_dataset(DatasetEntry(
     name="mac", title="MAC (multi-attribute compositions)", marker=f"mac/{MAC_SPLIT_DIR}/train_pairs.txt",
-    layout=MAC_LAYOUT, where=MAC_WHERE, published=MAC_RELEASE))
+    layout=MAC_LAYOUT, where=MAC_WHERE, published=MAC_RELEASE,
+    parts=[*(DatasetPart(f"mac/{MAC_SPLIT_DIR}/{s}_pairs.txt", f"the {s} compositions") for s in ("val", "test")),
+           DatasetPart(tuple(f"mac/{name}" for name in (*MAC_METADATA[1:], MAC_METADATA[0])), "the image metadata"),
+           DatasetPart("mac/images/", "a folder of the images the metadata names")]))
 
 
 def _read_mac_metadata(path: Path) -> list:

@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .core import DatasetFormatError, InputValidationError, atomic_write, data_dir, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, format_error,
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, format_error,
                                  keep_present_images, read_scenes_json, register_dataset, render_to_files, require_path,
                                  split_counts, write_json, write_scenes_json)
 from .render import sample_scene
@@ -28,7 +28,8 @@ __all__ = ['BINDING_COLORS', 'BINDING_SHAPES', 'BINDING_RELATIONS', 'BINDING_SPL
            'BINDING_DATASET', 'BINDING_SPLIT_FRACTIONS', 'BINDING_DEFAULT_N', 'BINDING_FILE_STEM', 'object_labels',
            'relational_labels', 'binding_split', 'converse', 'single_object_distractors', 'two_object_distractors',
            'relational_distractors', 'BindingDataset', 'binding_layout', 'binding_image_dir', 'write_binding_labels',
-           'load_binding', 'binding_scene', 'scene_true_labels', 'plan_binding', 'binding_rows', 'export_binding']
+           'binding_parts', 'load_binding', 'binding_scene', 'scene_true_labels', 'plan_binding', 'binding_rows',
+           'export_binding']
 
 # %% ../nbs/04a_binding_data.ipynb #eb49eb37
 BINDING_COLORS = COLOR_NAMES  # the official index order: blue, brown, cyan, gray, green, purple, red, yellow
@@ -130,11 +131,6 @@ def binding_layout(task: str) -> str:
     return f"<root>/{folder}/{images}\n<root>/{folder}/{{{','.join(files.values())}}}"
 
 
-BINDING_DATASET = register_dataset(DatasetEntry(
-    name="clip-binding", title="CLIP binding (Lewis et al. 2024)", marker="clip-binding/single_object/train.csv",
-    layout="\n".join(binding_layout(task) for task in BINDING_FOLDERS), where=BINDING_WHERE))
-
-
 def binding_image_dir(root: Path, task: str, split: str) -> Path:
     "The folder holding `split`'s images of `task`."
     base = Path(root) / BINDING_FOLDERS[task] / "images"
@@ -161,6 +157,20 @@ def write_binding_labels(root: Path, task: str, split: str, rows: Sequence[dict]
         writer.writerow([r["file_name"], r["pos"], *r["neg"]])
     with atomic_write(path, "w", encoding="utf-8") as f: f.write(buffer.getvalue())
     return path
+
+# %% ../nbs/04a_binding_data.ipynb #0470805d
+def binding_parts(task: str) -> list[DatasetPart]:
+    "The label files and image folders of binding task `task` under the data root: the parts of the release's layout."
+    folder, files = f"clip-binding/{BINDING_FOLDERS[task]}", BINDING_LABEL_FILES[task]
+    images = [f"{folder}/images/"] if task == "single" else [f"{folder}/images/{split}/" for split in files]
+    return ([DatasetPart(f"{folder}/{name}", f"the {task} task's {split} labels") for split, name in files.items()]
+            + [DatasetPart(path, "a folder of the images its labels name") for path in images])
+
+
+BINDING_DATASET = register_dataset(DatasetEntry(
+    name="clip-binding", title="CLIP binding (Lewis et al. 2024)", marker="clip-binding/single_object/train.csv",
+    layout="\n".join(binding_layout(task) for task in BINDING_FOLDERS), where=BINDING_WHERE,
+    parts=[part for task in BINDING_FOLDERS for part in binding_parts(task)]))
 
 # %% ../nbs/04a_binding_data.ipynb #1c473948
 def _read_binding_csv(path: Path) -> list[tuple[str, list[str]]]:

@@ -17,7 +17,7 @@ from .cache import dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_write,
                              data_dir, data_path, get_logger, is_whole_number, progress, string_list)
 from .captions import CAPTION_KINDS, DEFAULT_CAPTION_FIELDS, FIELD_ORDER, caption_holds, caption_object, caption_scene
-from .datasets import DatasetEntry, format_error, read_image, register_dataset
+from .datasets import DatasetEntry, DatasetPart, format_error, read_image, register_dataset
 from .render import project_to_pixels, render_scenes, sample_scene, scene_to_clevr, visible_pixels
 from .scenes import CLEVR_VOCAB, EXAMPLE_STATES, Scene, SceneObject, footprint_radius, object_extent, resting_object
 
@@ -25,13 +25,13 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'IMCAPS_TYPES', 'STATE_CHANGE_VERBS', 'IMCAPS_VOCAB', 'NOUN_FIELDS', 'SIDE_MARGIN', 'FLOAT_HEIGHT',
-           'CONTACT_TOLERANCE', 'PAIR_BUILDERS', 'IMCAPS_LAYOUT', 'IMCAPS_SOURCE', 'IMCAPS_DATASET', 'CC3M_TRAIN_FILE',
-           'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS', 'CAPTION_CORPUS_MIX', 'NEGATION_WORDS',
-           'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'image_side', 'bottom_height', 'stands_on',
-           'imcaps_caption_holds', 'ImCapsPair', 'differing_words', 'draw_candidate_pair', 'make_imcaps_pair',
-           'ImageCaptionPairs', 'draw_imcaps_pairs', 'export_controlled_imcaps', 'read_pair_records',
-           'load_controlled_imcaps', 'negated_clause', 'corpus_caption', 'caption_corpus', 'construction_shares',
-           'CaptionCorpus', 'export_captions', 'load_captions']
+           'CONTACT_TOLERANCE', 'PAIR_BUILDERS', 'IMCAPS_LAYOUT', 'IMCAPS_SOURCE', 'IMCAPS_PAIR_FILES',
+           'IMCAPS_DATASET', 'CC3M_TRAIN_FILE', 'CC3M_VALIDATION_FILE', 'CORPUS_KINDS', 'CORPUS_FIELDS',
+           'CAPTION_CORPUS_MIX', 'NEGATION_WORDS', 'CC3M_LAYOUT', 'CC3M_SOURCE', 'CC3M_DATASET', 'image_side',
+           'bottom_height', 'stands_on', 'imcaps_caption_holds', 'ImCapsPair', 'differing_words', 'draw_candidate_pair',
+           'make_imcaps_pair', 'ImageCaptionPairs', 'draw_imcaps_pairs', 'export_controlled_imcaps',
+           'read_pair_records', 'imcaps_files', 'load_controlled_imcaps', 'negated_clause', 'corpus_caption',
+           'caption_corpus', 'construction_shares', 'CaptionCorpus', 'export_captions', 'load_captions']
 
 # %% ../nbs/04e_caption_data.ipynb #bca9d25f
 IMCAPS_TYPES = ("spatial-1", "spatial-2", "temporal", "verb-1", "verb-2", "adjective")
@@ -272,13 +272,17 @@ def make_imcaps_pair(rng: np.random.Generator | int, kind: str, check_visibility
 IMCAPS_LAYOUT = """$VLCONCEPTS_DATA/controlled-imcaps/pairs.json   {"info": {...}, "pairs": [{"id", "type", "image_0", "image_1",
                                                    "caption_0", "caption_1", "words": [word_0, word_1]}, ...]}
 $VLCONCEPTS_DATA/controlled-imcaps/images/...   the image files named in pairs.json (paths relative to its folder)
-(or the reporting_bias format: [{"filename", "caption_options": [c0, c1], "gold_index"}, ...], records 2i and 2i+1 a pair)"""
+or the public release: $VLCONCEPTS_DATA/controlled-imcaps/temporal.json, under that name (the reporting_bias format:
+  [{"filename", "caption_options": [c0, c1], "gold_index"}, ...], records 2i and 2i+1 a pair; its name is the pairs' type),
+  and the COCO images it names (val2017/<file>) under $VLCONCEPTS_DATA/coco (the paper profile's image_root)"""
 IMCAPS_SOURCE = ("the original 600 pairs were never released (github.com/amitakamath/vl_text_encoders_are_bottlenecks says "
                  "'coming soon'); the temporal subset is data/benchmarks/temporal.json in github.com/amitakamath/reporting_bias "
                  "(with COCO val2017 images); `vlconcepts world export controlled-imcaps --out DIR` writes a synthetic stand-in")
+IMCAPS_PAIR_FILES = ("pairs.json", *(f"{kind}.json" for kind in IMCAPS_TYPES))   # ours, or a reporting_bias file named by its type
 IMCAPS_DATASET = register_dataset(DatasetEntry(
-    name="controlled-imcaps", title="ControlledImCaps", marker="controlled-imcaps/pairs.json", layout=IMCAPS_LAYOUT,
-    where=IMCAPS_SOURCE))
+    name="controlled-imcaps", title="ControlledImCaps", marker="controlled-imcaps", layout=IMCAPS_LAYOUT, where=IMCAPS_SOURCE,
+    parts=[DatasetPart(tuple(f"controlled-imcaps/{name}" for name in IMCAPS_PAIR_FILES),
+                       "the pairs: pairs.json, or reporting_bias's temporal.json under that name")]))
 
 # %% ../nbs/04e_caption_data.ipynb #d8c94196
 @dataclass
@@ -335,17 +339,25 @@ def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, siz
 
 # %% ../nbs/04e_caption_data.ipynb #cc6b3209
 def _pairs_from_reporting_bias(records: list, file: Path) -> list[dict]:
-    "Convert the reporting_bias records (2 per pair: filename, caption_options, gold_index) into pair records."
+    """Convert the reporting_bias records (2 per pair: filename, caption_options, gold_index) into pair records, each of the
+    type its record names ('type') or else the file's name (temporal.json: 'temporal'); any other name is an error saying how to name it."""
     if len(records) % 2: raise DatasetFormatError(f"{file}: {len(records)} records; expected pairs (an even number).")
     pairs = []
     for k in range(0, len(records), 2):
         first, second = records[k], records[k + 1]
         for key in ("filename", "caption_options", "gold_index"):
             if key not in first or key not in second: raise DatasetFormatError(f"{file}: record {k} lacks key '{key}'.")
-        captions = first["caption_options"]
+        captions, kind = first["caption_options"], first.get("type", file.stem)
+        if len(captions) != 2: raise DatasetFormatError(f"{file}: record {k} has {len(captions)} caption options; a ControlledImCaps pair "
+                                                        "has two (of reporting_bias's benchmarks, temporal.json holds pairs; spatial.json does not).")
+        if kind not in IMCAPS_TYPES: raise DatasetFormatError(
+            f"{file}: record {k}: type {kind!r} is not one of {list(IMCAPS_TYPES)}." if "type" in first else
+            f"{file}: reporting_bias records carry no type, so the file's name is their type, and {file.stem!r} is none of "
+            f"{list(IMCAPS_TYPES)}: name the file after its type (reporting_bias's temporal.json stays temporal.json), or give "
+            'every record its type ("type": "temporal").')
         images = {first["gold_index"]: first["filename"], second["gold_index"]: second["filename"]}
         if sorted(images) != [0, 1]: raise DatasetFormatError(f"{file}: records {k}, {k + 1} need gold_index 0 and 1.")
-        pairs.append({"type": file.stem, "image_0": images[0], "image_1": images[1], "caption_0": captions[0],
+        pairs.append({"type": kind, "image_0": images[0], "image_1": images[1], "caption_0": captions[0],
                       "caption_1": captions[1]})
     return pairs
 
@@ -360,25 +372,33 @@ def read_pair_records(file: Path) -> list[dict]:
     if isinstance(content, list): return content
     raise DatasetFormatError(f"{file}: key 'pairs' is missing (expected {{'pairs': [...]}} or a list of pair records).")
 
+# %% ../nbs/04e_caption_data.ipynb #7af5e781
+def imcaps_files(path: Path) -> list[Path]:
+    "The pairs files `path` names: itself when a file; in a folder its pairs.json, else each per-type file (`IMCAPS_PAIR_FILES`)."
+    if path.is_file(): return [path]
+    found = [path / name for name in IMCAPS_PAIR_FILES if (path / name).is_file()]
+    if not found: raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
+    return found[:1] if found[0].name == "pairs.json" else found
+
 # %% ../nbs/04e_caption_data.ipynb #51fdf11a
 @IMCAPS_DATASET.loads
 def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = True,
                            image_root: Path | str | None = None) -> ImageCaptionPairs:
-    "Read ControlledImCaps pairs (our pairs.json or the reporting_bias temporal.json; a file or its folder; images under `image_root`, default its folder)."
+    """Read ControlledImCaps pairs from a file (our pairs.json, or reporting_bias's temporal.json under that name) or a folder (its
+    pairs.json, else every file named after a type: `imcaps_files`); images under `image_root`, default the file's folder."""
     path = data_path(path) if path is not None else data_dir() / "controlled-imcaps"
-    file = path if path.is_file() else path / "pairs.json"
-    if not file.is_file(): raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
-    records = read_pair_records(file)
-    if not records: raise DatasetFormatError(f"{file}: no pairs (its list of pairs is empty); a ControlledImCaps file lists at least "
+    files = imcaps_files(path)
+    read = [(file, k, record) for file in files for k, record in enumerate(read_pair_records(file))]
+    if not read: raise DatasetFormatError(f"{', '.join(map(str, files))}: no pairs (its list of pairs is empty); a ControlledImCaps file lists at least "
                                              "one pair: add them, or export a synthetic set (`vlconcepts world export controlled-imcaps --out DIR`).")
-    root = data_path(image_root) if image_root is not None else file.parent
+    root = data_path(image_root) if image_root is not None else files[0].parent
     image_files, captions, words, types, ids = [], [], [], [], {}
-    for k, record in enumerate(records):
+    for file, k, record in read:
         for key in ("image_0", "image_1", "caption_0", "caption_1"):
             if key not in record: raise DatasetFormatError(f"{file}: pair {k} lacks key '{key}'.")
         where = f"{file}: pair {k}" + (f" (id {record['id']!r})" if "id" in record else "")
-        if "id" in record and ids.setdefault(repr(record["id"]), k) != k:
-            raise DatasetFormatError(f"{where} repeats the id of pair {ids[repr(record['id'])]}: give every pair its own id.")
+        if "id" in record and ids.setdefault((file, repr(record["id"])), k) != k:
+            raise DatasetFormatError(f"{where} repeats the id of pair {ids[(file, repr(record['id']))]}: give every pair its own id.")
         if record.get("type", "unknown") not in (*IMCAPS_TYPES, "unknown"):
             raise DatasetFormatError(f"{where}: unknown type {record['type']!r}; the ControlledImCaps types are {list(IMCAPS_TYPES)}.")
         if " ".join(str(record["caption_0"]).split()).lower() == " ".join(str(record["caption_1"]).split()).lower():

@@ -24,22 +24,23 @@ from typing import Optional, Sequence
 
 from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, data_root_relative, folder_size, get_logger, output_root, pick_device,
                              profile_outputs, repo_root, restored_environment, atomic_write, string_list)
-from .datasets import DRY_DATA_VARIABLE, registered_datasets, stale_worlds, world_exporters
+from .datasets import DRY_DATA_VARIABLE, DatasetPart, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
 
 logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
-           'PAPER_DATASETS', 'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'OPTIONAL_NOTE', 'experiments_dir',
-           'experiment_notebooks', 'no_notebook_matches', 'parameters_cells', 'notebook_parameters',
-           'check_parameters_cell', 'profile_overrides', 'run_parameters', 'notebooks_root', 'RunResult',
-           'failure_message', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting', 'hub_reachable',
-           'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
-           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'check_specs',
-           'experiment_readiness', 'missing_item', 'paper_readiness', 'backend_sources', 'doctor', 'export_world',
-           'train_probes', 'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report',
-           'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
+           'PAPER_DATASETS', 'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'NEGCLIP_SOURCE', 'HUB_NAME_KEYS', 'BUILT_HERE',
+           'PATH_SOURCES', 'OPTIONAL_NOTE', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches',
+           'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
+           'notebooks_root', 'RunResult', 'failure_message', 'run_experiment', 'kernel_threads', 'default_jobs',
+           'offline_setting', 'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild',
+           'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status',
+           'check_specs', 'hub_names', 'hub_name_status', 'dataset_note', 'path_note', 'experiment_readiness',
+           'missing_item', 'paper_readiness', 'backend_sources', 'paper_hub_models', 'precache_paper_models', 'doctor',
+           'export_world', 'train_probes', 'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders',
+           'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
@@ -389,7 +390,7 @@ PAPER_SPECS = ("openclip:ViT-B-32@openai", "openclip:ViT-L-14@openai")
 
 
 def dataset_status(root: Optional[Path] = None) -> dict[str, bool]:
-    "Which registered datasets are present under `root` (default `$VLCONCEPTS_DATA`), by their marker files."
+    "Which registered datasets are present under `root` (default `$VLCONCEPTS_DATA`): all of each layout (`DatasetEntry.present`)."
     load_registries()
     return {name: entry.present(root) for name, entry in registered_datasets().items()}
 
@@ -401,6 +402,14 @@ def _version(module_name: str) -> str:
     except PackageNotFoundError: return "not installed"
 
 # %% ../nbs/90_cli.ipynb #d25adbcf
+def _not_cached(recipe: str) -> str:
+    "What doctor says of hub files not in the local cache: downloaded on first use, or forbidden here and how to cache them elsewhere."
+    offline = offline_setting()
+    if offline is None: return "not cached (downloads on first use)"
+    return (f"not cached, and {offline}=1 forbids downloading it: on a machine with network run {recipe} and copy its "
+            f"Hugging Face cache (~/.cache/huggingface) here, or unset {offline}")
+
+
 def _pretrained_cached(spec: str) -> str:
     "Whether an `openclip:<arch>@<tag>` spec's weights are in the local Hugging Face cache, and whether they could be downloaded."
     try:
@@ -412,22 +421,21 @@ def _pretrained_cached(spec: str) -> str:
         if not hub: return "no hub id"
         for filename in ("open_clip_model.safetensors", "open_clip_pytorch_model.bin"):
             if isinstance(try_to_load_from_cache(hub, filename), str): return "cached (loads offline)"
-        offline = offline_setting()
-        if offline is None: return "not cached (downloads on first use)"
-        return (f"not cached, and {offline}=1 forbids downloading it: unset {offline}, or pre-cache it on a machine with "
-                f"network (python -c \"import open_clip; open_clip.create_model_and_transforms('{arch}', pretrained='{tag}')\") "
-                "and copy its Hugging Face cache (~/.cache/huggingface) here")
+        return _not_cached(f"python -c \"import open_clip; open_clip.create_model_and_transforms('{arch}', pretrained='{tag}')\"")
     except Exception as e:
         return f"unknown ({type(e).__name__})"
 
 # %% ../nbs/90_cli.ipynb #c31d0d30
 PAPER_DATASETS = {  # experiments whose paper profile says only `source: real`: the registered datasets they read (glob on the stem)
-    "06_czsl_*": ("mit-states",), "1[0234]_compmap_*": ("mit-states",), "11_compmap_*": ("cub",), "12_compmap_*": ("mit-states", "cub"),
+    "06_czsl_*": ("mit-states",), "1[0234]_compmap_*": ("mit-states", "word-vectors"), "11_compmap_*": ("cub",), "12_compmap_*": ("mit-states", "cub"),
     "21_binding_*": ("clip-binding",), "3[235]_purity_*": ("dsprites",), "41_probes_*": ("cc3m",), "44_probes_*": ("cc3m",),
     "5?_mac_*": ("mac",),
 }
 PACKAGED_SPECS = ("toyclip:default", "toyitm:default", "sbert:packaged-minilm", "autoencoder")
 LOCAL_ONLY_PREFIXES = ("toyclip", "toyitm")   # backends that read the packaged release ('default') or a local file, never the hub
+NEGCLIP_SOURCE = ("NegCLIP, from Yuksekgonul et al. 2023, 'When and why vision-language models behave like bags-of-words, and what to "
+                  "do about it?': the checkpoint of the authors' GitHub release, github.com/vinid/neg_clip (fine-tuned from OpenAI's "
+                  "ViT-B/32, hence openclip:ViT-B-32-quickgelu@<its path>); write its path in the profile in place of this one")
 
 
 def _profile_strings(value) -> list[str]:
@@ -452,15 +460,16 @@ def spec_status(spec: str) -> tuple[bool, str]:
         path = Path(target).expanduser()
         if path.exists(): return True, "local file"
         hint = (did_you_mean(target, ["default"]).strip() or f"{prefix}'s packaged release is '{prefix}:default'; "
-                f"a checkpoint is named by its path, e.g. {prefix}:/path/to/checkpoint.pt") if local_only else ""
+                f"a checkpoint is named by its path, e.g. {prefix}:/path/to/checkpoint.pt") if local_only else (
+                NEGCLIP_SOURCE if "negclip" in target.lower() else "a local checkpoint: put the file there, or write its path in the spec")
         return False, f"missing local checkpoint {path}" + (f" ({hint})" * bool(hint))
     if prefix == "openclip":
         said = _pretrained_cached(spec) if target != "random" else "random weights"
     else:
         from huggingface_hub import try_to_load_from_cache
         cached = isinstance(try_to_load_from_cache(target, "config.json"), str)
-        said = "cached (loads offline)" if cached else (f"not cached, and {offline_setting()}=1 forbids downloading it"
-                                                        if offline_setting() else "not cached (downloads on first use)")
+        said = "cached (loads offline)" if cached else _not_cached(
+            f"python -c \"from vlconcepts.models import load_model; load_model('{spec}', device='cpu')\"")
     return not said.startswith(("not cached, and", "unknown")), said
 
 # %% ../nbs/90_cli.ipynb #a105fbfe
@@ -474,6 +483,61 @@ def check_specs(specs: Sequence[str]):
         usable, said = spec_status(spec)
         if said.startswith("missing local checkpoint"): raise ModelSpecError(f"{spec}: {said}.")
 
+# %% ../nbs/90_cli.ipynb #bb0084c6
+HUB_NAME_KEYS = {"decoder": "T5ForConditionalGeneration", "tokenizer": "AutoTokenizer"}   # profile keys naming a transformers id or folder
+BUILT_HERE = ("tiny", "train", "autoencoder")   # their values that name nothing to load (built or trained here, ProbeConfig)
+
+
+def hub_names(value, key: str = "") -> dict[str, list[str]]:
+    "The transformers ids or folders a profile value names under `HUB_NAME_KEYS` (in nested mappings too): {name: [its keys]}."
+    if isinstance(value, dict):
+        found: dict[str, list[str]] = {}
+        for k, v in value.items():
+            for name, keys in hub_names(v, str(k)).items(): found.setdefault(name, []).extend(keys)
+        return found
+    return {value: [key]} if key in HUB_NAME_KEYS and isinstance(value, str) and value not in BUILT_HERE else {}
+
+
+def hub_name_status(name: str, keys: Sequence[str] = ("decoder",)) -> tuple[bool, str]:
+    """(usable here, what to say) for transformers id or folder `name` loaded as `keys` (the probe's decoder and tokenizer),
+    without loading it: a folder must exist; hub files must be cached when downloads are forbidden (as `spec_status`)."""
+    path = Path(name).expanduser()
+    if name.startswith(("/", "./", "../", "~")) or path.is_dir():
+        return (True, "local folder") if path.is_dir() else (False, f"missing local folder {path}")
+    from huggingface_hub import try_to_load_from_cache
+    cached = lambda *files: any(isinstance(try_to_load_from_cache(name, f), str) for f in files)
+    if cached("config.json") and ("decoder" not in keys or cached("model.safetensors", "pytorch_model.bin")):
+        return True, "cached (loads offline)"
+    classes = sorted({HUB_NAME_KEYS[k] for k in keys})
+    recipe = f"python -c \"from transformers import {', '.join(classes)}; " + "; ".join(f"{c}.from_pretrained('{name}')" for c in classes) + "\""
+    said = _not_cached(recipe)
+    return not said.startswith("not cached, and"), said
+
+# %% ../nbs/90_cli.ipynb #6ec6fdae
+PATH_SOURCES = {  # the last folder of a profile path that names no registered dataset -> (what must be in it, where to get it)
+    "coco": ("val2017/", "COCO's 2017 Val images from cocodataset.org (Dataset > Download, '2017 Val images': val2017.zip, 5,000 JPEGs), "
+             "unzipped in that folder so that val2017/000000xxxxxx.jpg exist (the pairs file names its images val2017/<file>)")}
+
+
+def _one_line(layout: str) -> str: return " / ".join(" ".join(line.split()) for line in layout.splitlines() if line.strip())
+
+
+def dataset_note(name: str, root: Optional[Path] = None) -> str:
+    """Doctor's note on registered dataset `name` when it is not all there under `root` (default `$VLCONCEPTS_DATA`): what it
+    lacks (`DatasetEntry.status`), its expected layout and where to get it."""
+    entry, base = registered_datasets()[name], Path(root) if root is not None else data_dir()
+    status = entry.status(base)
+    said = f"expected under {base}, but it {status.removeprefix('incomplete: ')}" if status.startswith("incomplete") else f"expected {base / entry.marker}"
+    return f"dataset {name} ({said}; layout: {_one_line(entry.layout)}; where to get it: {entry.where})"
+
+
+def path_note(text: str, path: Path, key: str) -> Optional[str]:
+    "The note on profile path `text` (at `path`, the profile's `key`) when it, or what `PATH_SOURCES` says it holds, is not there; else None."
+    inside, where = PATH_SOURCES.get(path.name, ("", ""))
+    if (DatasetPart(inside).found(path) if inside else path.exists()): return None
+    return f"path {text} (expected {path / inside if inside else path}{'/' * inside.endswith('/')}, the profile's {key}" + (
+        f"; where to get it: {where})" if where else ")")
+
 # %% ../nbs/90_cli.ipynb #3d76d0ee
 def _profile_path(text: str, notebook: Path, data_root: Optional[Path] = None) -> Optional[Path]:
     """The path a profile value names (it starts with '/', '~', './', '../' or '$VLCONCEPTS_DATA', the last under `data_root`,
@@ -485,30 +549,31 @@ def _profile_path(text: str, notebook: Path, data_root: Optional[Path] = None) -
 
 
 def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[Path] = None) -> tuple[bool, list[str]]:
-    """(ready, what is missing or needs a download) for running `notebook` in `profile` here: its datasets (a path value: that
-    path itself), and model specs."""
+    """(ready, what is missing or needs a download) for running `notebook` in `profile` here: its datasets (all of each layout;
+    a path value: that path itself), its model specs and the transformers models its probe loads (`hub_names`)."""
     from vlconcepts.models import known_prefixes
     load_registries()
     overrides, entries = profile_overrides(notebook, profile), registered_datasets()
-    folders = {name: e.marker.split("/")[0] for name, e in entries.items()}
+    base, folders = Path(root) if root is not None else data_dir(), {name: e.marker.split("/")[0] for name, e in entries.items()}
     needed = {n for pattern, names in PAPER_DATASETS.items() if fnmatch.fnmatch(Path(notebook).stem, pattern) for n in names}
     optional = {s for k, v in overrides.items() if k.startswith("optional") for s in _profile_strings(v)}
     specs, missing = [], []
     for key, text in ((k, s) for k, v in overrides.items() for s in _profile_strings(v)):
         if text in PACKAGED_SPECS or text.split(":", 1)[0] in known_prefixes(): specs.append(text); continue
         named = [name for name in entries if text == name or f"/{folders[name]}/" in f"/{text}/"]
-        if (path := _profile_path(text, notebook, root)) is None: needed |= set(named); continue
-        if not path.exists():        # the notebook reads this path, not the registered dataset's folder
-            missing.append(f"dataset {named[0]} (expected {path}, the profile's {key}; where to get it: {entries[named[0]].where})" if named
-                           else f"path {text} (expected {path}, the profile's {key})")
-    base = Path(root) if root is not None else data_dir()
-    missing = [f"dataset {n} (expected {base / entries[n].marker}; where to get it: {entries[n].where})" for n in sorted(needed)
-               if not entries[n].present(root)] + missing
+        if (path := _profile_path(text, notebook, root)) is None or (named and path == base / folders[named[0]]):
+            needed |= set(named); continue   # a dataset's name, or its own folder under the data root: all of its layout
+        if named and not path.exists():      # the notebook reads this path, not the registered dataset's folder
+            missing.append(f"dataset {named[0]} (expected {path}, the profile's {key}; layout: {_one_line(entries[named[0]].layout)}; "
+                           f"where to get it: {entries[named[0]].where})")
+        elif not named and (note := path_note(text, path, key)): missing.append(note)
+    missing = [dataset_note(n, base) for n in sorted(needed) if not entries[n].present(base)] + missing
     if not needed and any(k.endswith("source") and v in ("real", "release") for k, v in overrides.items()):
         missing.append("it reads real data, but which dataset is not declared: add it to vlconcepts.cli.PAPER_DATASETS")
     notes = []
-    for spec in dict.fromkeys(specs):
-        usable, said = spec_status(spec)
+    checks = [(spec, *spec_status(spec)) for spec in dict.fromkeys(specs)]
+    checks += [(name, *hub_name_status(name, keys)) for name, keys in hub_names(overrides).items()]
+    for spec, usable, said in checks:
         if usable and said.startswith("not cached"): notes.append(f"{spec}: {said}")
         elif not usable and spec in optional: notes.append(f"optional, skipped: {spec}: {said}")
         elif not usable: missing.append(f"{spec}: {said}")
@@ -551,10 +616,40 @@ def backend_sources() -> dict[str, str]:
         sources[prefix] = module if module.startswith("vlconcepts.") else (getattr(sys.modules.get(module), "__file__", None) or module)
     return sources
 
+# %% ../nbs/90_cli.ipynb #a8763f3e
+def paper_hub_models(folder: Optional[Path] = None) -> tuple[list[str], dict[str, list[str]]]:
+    """What the paper profiles in `folder` (default the checkout's experiments) load from a hub: the `load_model` specs (not the
+    packaged ones, not local checkpoints such as NegCLIP's, not random weights) and the transformers models a probe loads by
+    name, with the keys that load them (`hub_names`: t5-large as decoder and tokenizer)."""
+    import yaml
+    from vlconcepts.models import known_prefixes
+    specs, names = {}, {}
+    for path in sorted(Path(folder if folder is not None else experiments_dir()).glob("profiles/*.paper.yaml")):
+        profile = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for spec in _profile_strings(profile):
+            if spec.split(":", 1)[0] not in known_prefixes() or spec in PACKAGED_SPECS: continue
+            said = spec_status(spec)[1]
+            if said not in ("local file", "random weights") and not said.startswith(("missing local", "names no weights")): specs[spec] = None
+        for name, keys in hub_names(profile).items(): names.setdefault(name, []).extend(k for k in keys if k not in names.get(name, []))
+    return list(specs), names
+
+
+def precache_paper_models(folder: Optional[Path] = None, echo=print) -> list[str]:
+    """Download every model `paper_hub_models` lists into the local caches (on a machine with network: then copy
+    ~/.cache/huggingface to the offline one); returns what it loaded."""
+    import transformers
+    from vlconcepts.models import load_model
+    specs, names = paper_hub_models(folder)
+    for spec in specs: echo(f"caching {spec}"); load_model(spec, device="cpu")
+    for name, keys in names.items():
+        for cls in sorted({HUB_NAME_KEYS[k] for k in keys}): echo(f"caching {name} ({cls})"); getattr(transformers, cls).from_pretrained(name)
+    return specs + list(names)
+
 # %% ../nbs/90_cli.ipynb #9829b7c6
 def doctor(check_models: bool = True, echo=print) -> dict:
-    """Print the environment report; return it as a dict. Each paper experiment's line names what it lacks; how to get
-    each of those follows the table, once (under the key 'paper: how to get what is missing')."""
+    """Print the environment report; return it as a dict. Each dataset's line says whether all of it is there (or what it
+    lacks), each paper experiment's what it lacks; how to get each of those follows the table, once (under the key 'paper: how
+    to get what is missing')."""
     import torch
     from vlconcepts.models import PLUGINS_VARIABLE, import_plugins
     report = {"python": platform.python_version(), "platform": platform.platform()}
@@ -573,7 +668,7 @@ def doctor(check_models: bool = True, echo=print) -> dict:
     except VLConceptsError as e: report["plugins"] = f"FAILS: {e}"
     report["model backends"] = ", ".join(p if s.startswith("vlconcepts.") else f"{p} ({s})" for p, s in backend_sources().items())
     for name, entry in registered_datasets().items():
-        report[f"dataset {name}"] = "present" if entry.present() else f"missing (expected {data_dir() / entry.marker})"
+        report[f"dataset {name}"] = entry.status()
     if check_models:
         from vlconcepts.models import load_model
         for spec in OFFLINE_SPECS:
@@ -588,10 +683,12 @@ def doctor(check_models: bool = True, echo=print) -> dict:
     try: folder = experiments_dir()
     except VLConceptsError: folder = None              # an installed copy without the notebooks
     lines, how = paper_readiness(folder)
+    for name, entry in registered_datasets().items():   # its layout and source, for every dataset not all there
+        if not entry.present(): how.setdefault(f"dataset {name}", dataset_note(name))
     report.update(lines)
     width = max(len(k) for k in report)
     for key, value in report.items(): echo(f"{key:<{width}}  {value}")
-    if how: echo("\nHow to get what the paper experiments above lack (each once):\n" + "\n".join(f"- {note}" for note in how.values()))
+    if how: echo("\nHow to get what the datasets and paper experiments above lack (each once):\n" + "\n".join(f"- {note}" for note in how.values()))
     report["paper: how to get what is missing"] = how
     return report
 

@@ -24,10 +24,10 @@ from torch import nn
 from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest,
                               compute_context, computing_libraries, dataset_fingerprint)
-from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir,
+from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir, data_path,
                              get_logger, is_whole_number, isolated_torch_rng, pick_device, progress, seed_everything, string_list)
 from .cub_data import export_cub, load_cub
-from .datasets import ImageDataset, cached_world, supply_dry_data
+from .datasets import DatasetEntry, DatasetPart, ImageDataset, cached_world, register_dataset, supply_dry_data
 from .czsl import bias_sweep, bias_sweeps
 from .models import packaged_minilm_dir
 from .toyclip import TrainingConfig, code_stamped, toyclip_config, train_toyclip
@@ -36,17 +36,17 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'MIT_STATES_TEMPLATE', 'CUB_ATTRIBUTE_TEMPLATE', 'CUB_CLASS_TEMPLATE',
-           'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'COMPMAP_HM', 'INTERVENTION_VARIANTS',
-           'FEW_SHOT_ROWS', 'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'cub_attribute_phrase',
-           'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts', 'text_embeddings',
-           'concept_activations', 'group_softmax', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors',
-           'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun',
-           'composition_scores', 'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states',
-           'primitive_concepts', 'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask',
-           'few_shot_tasks', 'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec',
-           'caption_spec', 'seed_rows', 'composition_seed_rows', 'table1_seed_rows', 'interpretability_gap_rows',
-           'table6_seed_rows', 'pair_primitive_truth', 'alignment_seed_rows', 'template_seed_rows',
-           'departures_from_paper']
+           'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'WORD_VECTOR_ALTERNATIVES',
+           'WORD_VECTORS_LAYOUT', 'WORD_VECTORS_DATASET', 'COMPMAP_HM', 'INTERVENTION_VARIANTS', 'FEW_SHOT_ROWS',
+           'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'cub_attribute_phrase', 'cub_attribute_prompt',
+           'cub_class_prompt', 'template_set', 'fill_prompts', 'text_embeddings', 'concept_activations',
+           'group_softmax', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors', 'word_vectors', 'intervene',
+           'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun', 'composition_scores',
+           'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states', 'primitive_concepts',
+           'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks',
+           'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec', 'caption_spec', 'seed_rows',
+           'composition_seed_rows', 'table1_seed_rows', 'interpretability_gap_rows', 'table6_seed_rows',
+           'pair_primitive_truth', 'alignment_seed_rows', 'template_seed_rows', 'departures_from_paper']
 
 # %% ../nbs/10_compmap.ipynb #34d2369c
 CZSL_COLUMNS = ["Val AUC k=1", "Val AUC k=2", "Val AUC k=3", "Test AUC k=1", "Test AUC k=2", "Test AUC k=3",
@@ -152,26 +152,39 @@ def group_softmax(scores, groups: Sequence) -> torch.Tensor:
 
 # %% ../nbs/10_compmap.ipynb #f33082d0
 WORD_VECTOR_SOURCES = {  # kind -> (file name, where to get it)
-    "fasttext": ("cc.en.300.bin", "https://dl.fbaipublicfiles.com/fasttext/vectors-crawl/cc.en.300.bin.gz (fasttext.cc, "
-                 "'Word vectors for 157 languages'); gunzip it, or use the text cc.en.300.vec"),
+    "fasttext": ("cc.en.300.bin", "https://dl.fbaipublicfiles.com/fasttext/vectors-crawl/cc.en.300.bin.gz (fasttext.cc, 'Word "
+                 "vectors for 157 languages'), gunzipped to cc.en.300.bin; or the text vectors cc.en.300.vec.gz beside it, gunzipped "
+                 "to cc.en.300.vec (read when there is no .bin)"),
     "word2vec": ("GoogleNews-vectors-negative300.bin.gz", "the word2vec archive (code.google.com/archive/p/word2vec, "
-                 "'GoogleNews-vectors-negative300.bin.gz')")}
+                 "'GoogleNews-vectors-negative300.bin.gz'), gzipped or not")}
+WORD_VECTOR_ALTERNATIVES = {"fasttext": ("cc.en.300.vec",), "word2vec": ("GoogleNews-vectors-negative300.bin",)}  # read when the first is absent
+WORD_VECTORS_LAYOUT = ("$VLCONCEPTS_DATA/word_vectors/cc.en.300.bin   (fastText's binary model; or its text vectors as cc.en.300.vec)\n"
+                       "$VLCONCEPTS_DATA/word_vectors/GoogleNews-vectors-negative300.bin.gz   (word2vec's binary format, or gunzipped as .bin)")
+WORD_VECTORS_DATASET = register_dataset(DatasetEntry(
+    name="word-vectors", title="word vectors (CompMap)", marker="word_vectors", layout=WORD_VECTORS_LAYOUT,
+    where="; ".join(f"{kind}: {where}" for kind, (_, where) in WORD_VECTOR_SOURCES.items()),
+    parts=[DatasetPart(tuple(f"word_vectors/{name}" for name in (first, *WORD_VECTOR_ALTERNATIVES[kind])), f"the {kind} vectors")
+           for kind, (first, _) in WORD_VECTOR_SOURCES.items()]))
 
 
+# %% ../nbs/10_compmap.ipynb #b54b7be9
 def load_word_vectors(kind: str, path: str | Path | None = None):
-    "gensim `KeyedVectors` of a local fastText (.bin/.vec) or word2vec (GoogleNews .bin[.gz]) file; default under `$VLCONCEPTS_DATA/word_vectors`."
+    """gensim `KeyedVectors` of a local fastText (.bin/.vec) or word2vec (GoogleNews .bin[.gz]) file: `path`, else the first of
+    the kind's file names (`WORD_VECTOR_SOURCES`, then `WORD_VECTOR_ALTERNATIVES`) there is under `$VLCONCEPTS_DATA/word_vectors`."""
     if kind not in WORD_VECTOR_SOURCES:
         raise InputValidationError(f"Word-vector kind must be one of {list(WORD_VECTOR_SOURCES)} (or 'minilm'), got {kind!r}.")
-    name, where = WORD_VECTOR_SOURCES[kind]
-    path = Path(path).expanduser() if path else data_dir() / "word_vectors" / name
-    if not path.is_file() and path.parent == data_dir() / "word_vectors": supply_dry_data("mit-states")  # a dry run writes them with it
-    if not path.is_file():
-        raise DatasetNotFound(f"{kind} word vectors", f"one file: {path}", f"{where}; put it at that path or pass its path", path)
+    (name, where), folder = WORD_VECTOR_SOURCES[kind], data_dir() / "word_vectors"
+    candidates = [data_path(path)] if path else [folder / file for file in (name, *WORD_VECTOR_ALTERNATIVES[kind])]
+    if not any(p.is_file() for p in candidates) and candidates[0].parent == folder: supply_dry_data("mit-states")  # a dry run writes them
+    path = next((p for p in candidates if p.is_file()), None)
+    if path is None:
+        raise DatasetNotFound(f"{kind} word vectors", "one file: " + " or ".join(map(str, candidates)), f"{where}; put it there, or name "
+                              f"its path in the profile's word_sources (\"{kind}:/path/to/{candidates[-1].name}\")", candidates[0])
     from gensim.models import KeyedVectors
     if kind == "fasttext" and path.suffix == ".bin":
         from gensim.models.fasttext import load_facebook_vectors
         return load_facebook_vectors(str(path))
-    return KeyedVectors.load_word2vec_format(str(path), binary=path.suffix in (".bin", ".gz"))
+    return KeyedVectors.load_word2vec_format(str(path), binary=".bin" in path.suffixes)   # .bin, .bin.gz; text: .vec, .vec.gz, .txt
 
 
 def phrase_vectors(vectors, names: Sequence[str]) -> np.ndarray:

@@ -13,13 +13,13 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .core import DatasetFormatError, data_dir, progress
-from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, ImageDataset, check_missing_images, close_up_scene,
+from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, close_up_scene,
                                  expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
                                  register_dataset, render_to_files, require_path, write_lines, write_scenes_json)
 from .scenes import CLEVR_VOCAB
 
 # %% auto #0
-__all__ = ['CUB_RELEASE', 'CUB_FOLDER', 'CUB_LAYOUT', 'CUB_WHERE', 'CUB_CERTAINTIES', 'CUB_DATASET', 'CUB_GROUPS',
+__all__ = ['CUB_RELEASE', 'CUB_FOLDER', 'CUB_LAYOUT', 'CUB_WHERE', 'CUB_CERTAINTIES', 'CUB_PARTS', 'CUB_DATASET', 'CUB_GROUPS',
            'CUB_CERTAINTY_PROBS', 'CUB_CORRECT_PROBS', 'CUB_DEFAULT_N', 'BIRD_SIDE_ON', 'BIRD_POSE_JITTER',
            'CubDataset', 'load_cub', 'cub_attribute_names', 'cub_classes', 'cub_class_name', 'annotate_cub',
            'cub_bird_spec', 'export_cub']
@@ -65,8 +65,14 @@ CUB_LAYOUT = ("<root>/CUB_200_2011/{images.txt, classes.txt, image_class_labels.
 CUB_WHERE = ("CUB_200_2011.tgz from www.vision.caltech.edu/datasets/cub_200_2011 (data.caltech.edu/records/65de6-vzs10), "
              "or `vlconcepts world export cub --out <root>`")
 CUB_CERTAINTIES = {1: "not visible", 2: "guessing", 3: "probably", 4: "definitely"}
+CUB_PARTS = ([DatasetPart(f"{CUB_FOLDER}/{name}", what) for name, what in (
+                 ("classes.txt", "the class names"), ("image_class_labels.txt", "each image's class"),
+                 ("train_test_split.txt", "each image's split"), ("images/", "a folder per class of the images images.txt names"),
+                 ("attributes/image_attribute_labels.txt", "the per-image attribute labels"))]
+             + [DatasetPart(("attributes.txt", f"{CUB_FOLDER}/attributes/attributes.txt", f"{CUB_FOLDER}/attributes.txt"),
+                            "the attribute names, id group::value")])
 CUB_DATASET = register_dataset(DatasetEntry(name="cub", title="CUB-200-2011", marker=f"{CUB_FOLDER}/images.txt",
-                                            layout=CUB_LAYOUT, where=CUB_WHERE, published=CUB_RELEASE))
+                                            layout=CUB_LAYOUT, where=CUB_WHERE, published=CUB_RELEASE, parts=CUB_PARTS))
 
 
 def _cub_root(root: Path) -> Path:

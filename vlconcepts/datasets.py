@@ -30,33 +30,66 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS',
            'DRY_DATA_VARIABLE', 'MISSING_IMAGES', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK',
-           'DatasetEntry', 'register_dataset', 'unfinished_export', 'staged_export', 'world_folder', 'cached_world',
-           'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets', 'dataset_entry',
-           'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image', 'check_missing_images',
-           'keep_present_images', 'format_error', 'expect_file', 'read_lines', 'write_lines', 'write_json', 'write_png',
-           'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts', 'close_up_camera',
-           'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
+           'DatasetPart', 'dataset_part', 'DatasetEntry', 'register_dataset', 'unfinished_export', 'staged_export',
+           'world_folder', 'cached_world', 'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets',
+           'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image',
+           'check_missing_images', 'keep_present_images', 'format_error', 'expect_file', 'read_lines', 'write_lines',
+           'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts',
+           'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
            'release_differences', 'written_by_exporter', 'note_own_data']
+
+# %% ../nbs/04_datasets.ipynb #94c738fc
+def _found(root: Path, path: str) -> bool:
+    "Whether `path` is under `root`: 'x/' a folder that holds something, a glob pattern a non-empty file it matches, else a non-empty file."
+    if path.endswith("/"):
+        folder = root / path
+        return folder.is_dir() and next(folder.iterdir(), None) is not None
+    matches = root.glob(path) if any(c in path for c in "*?[") else [root / path]
+    return any(p.is_file() and p.stat().st_size > 0 for p in matches)
+
+
+@dataclass
+class DatasetPart:
+    """A part of a dataset's layout that must be under `$VLCONCEPTS_DATA`: any one of `paths` (alternatives, relative to the
+    data root; 'x/' a folder that holds something, any other a non-empty file, a glob pattern one it matches), and what it holds."""
+    paths: tuple          # e.g. ('mac/metadata_multi_attr_split_all.t7', 'mac/metadata_multi_attr_split_all.json'); one path: a string
+    what: str = ""        # what it holds, said when it is missing
+
+    def __post_init__(self):
+        self.paths = (self.paths,) if isinstance(self.paths, str) else tuple(self.paths)
+        if not self.paths or not all(isinstance(p, str) and p.strip("/") for p in self.paths):
+            raise InputValidationError(f"A dataset part is a path under the data root or a tuple of alternative paths, got {self.paths!r}.")
+
+    def found(self, root: Path) -> bool:
+        "Whether one of its `paths` is under `root` (folders and files only: no image is opened)."
+        return any(_found(Path(root), p) for p in self.paths)
+
+    def __str__(self) -> str:
+        names = self.paths[0] if len(self.paths) == 1 else "one of " + ", ".join(self.paths)
+        return f"{names} ({self.what})" if self.what else names
+
+
+def dataset_part(part) -> DatasetPart:
+    "`part` as a `DatasetPart`: one already, a path under the data root, or a tuple of alternative paths."
+    return part if isinstance(part, DatasetPart) else DatasetPart(part)
 
 # %% ../nbs/04_datasets.ipynb #a5548e7e
 @dataclass
 class DatasetEntry:
     "One dataset: how to recognise it on disk, what its layout is, where to get it, how to load and export it."
     name: str                      # registry key, e.g. 'mit-states'
-    marker: str                    # file under $VLCONCEPTS_DATA whose presence means the dataset is there
+    marker: str                    # file (or folder) under $VLCONCEPTS_DATA that names the dataset; with `parts`, its layout
     layout: str                    # the expected layout (shown when something is missing)
     where: str                     # where to get the real release
     title: str = ""                # a human name for tables
     loader: Optional[Callable] = None                        # loader(root=None, ...) -> dataset object
     exporters: dict = field(default_factory=dict)            # world name -> exporter(out, n=None, seed=0, size=None)
     published: tuple = ()          # the release's counts, each with its source (`published_statistics`); `note_own_data` reads them
+    parts: tuple = ()              # the rest of its layout that must be there (`DatasetPart`s, paths or tuples of alternatives)
 
     def __post_init__(self):
         self.exporters = {world: checked_exporter(exporter) for world, exporter in self.exporters.items()}
-
-    def present(self, root: Optional[Path] = None) -> bool:
-        "Whether the marker exists under `root` (default `$VLCONCEPTS_DATA`) and is not an empty file (an interrupted copy)."
-        return (marker := Path(root or data_dir()) / self.marker).is_dir() or (marker.is_file() and marker.stat().st_size > 0)
+        self.parts = tuple(dataset_part(part) for part in self.parts)
 
     def missing(self, path: Optional[Path] = None, layout: Optional[str] = None, name: Optional[str] = None) -> DatasetNotFound:
         "The `DatasetNotFound` error for this dataset (optionally a narrower `layout` and the `name` of a part)."
@@ -88,6 +121,47 @@ def register_dataset(entry: DatasetEntry) -> DatasetEntry:
     if not isinstance(entry, DatasetEntry): raise InputValidationError(f"register_dataset takes a DatasetEntry, got {type(entry).__name__}.")
     _DATASETS[entry.name] = entry
     return entry
+
+# %% ../nbs/04_datasets.ipynb #541c903d
+def _marker_found(root: Path, marker: str) -> bool:
+    "Whether `marker` is under `root`: a folder, or a file that is not empty (an empty one is an interrupted copy)."
+    return (path := Path(root) / marker).is_dir() or (path.is_file() and path.stat().st_size > 0)
+
+
+@patch
+def missing_parts(self: DatasetEntry, root: Optional[Path] = None) -> list[DatasetPart]:
+    "The parts of its layout not under `root` (default `$VLCONCEPTS_DATA`): its marker first, when absent, then each of `parts`."
+    root = Path(root or data_dir())
+    marker = [] if _marker_found(root, self.marker) else [DatasetPart(self.marker, "its marker")]
+    return marker + [part for part in self.parts if part.paths != (self.marker,) and not part.found(root)]
+
+
+@patch
+def present(self: DatasetEntry, root: Optional[Path] = None) -> bool:
+    "Whether its whole layout is under `root` (default `$VLCONCEPTS_DATA`): the marker and every one of `parts` (`missing_parts`)."
+    return not self.missing_parts(root)
+
+
+def _shown(root: Path, part: DatasetPart) -> str:
+    "A missing part in words: itself, or the absent folder below the dataset's own that would hold it (named once for all it holds)."
+    first = Path(part.paths[0]).parts
+    for k in range(2, len(first)):
+        if all(Path(p).parts[:k] == first[:k] for p in part.paths) and not (root / Path(*first[:k])).exists():
+            return f"{Path(*first[:k]).as_posix()}/ (absent, with all it should hold)"
+    return str(part)
+
+
+@patch
+def status(self: DatasetEntry, root: Optional[Path] = None) -> str:
+    """What `vlconcepts doctor` says of it under `root` (default `$VLCONCEPTS_DATA`): 'present'; 'missing (expected <marker>)'
+    when nothing of it is there; else 'incomplete: lacks …', each missing part with what it holds (its `layout` and `where`
+    say the rest)."""
+    root = Path(root or data_dir())
+    gone = self.missing_parts(root)
+    if not gone: return "present"
+    if len(gone) == 1 + sum(part.paths != (self.marker,) for part in self.parts): return f"missing (expected {root / self.marker})"
+    said = list(dict.fromkeys(_shown(root, part) for part in gone))
+    return "incomplete: lacks " + ("; ".join(said[:-1]) + " and " if len(said) > 1 else "") + said[-1]
 
 # %% ../nbs/04_datasets.ipynb #81507c36
 EXPORT_RECORD = ".vlconcepts-export.json"   # in an export's `out`: every path a vlconcepts export wrote there
