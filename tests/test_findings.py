@@ -467,3 +467,12 @@ def test_a_seeds_file_that_disagrees_with_its_table_is_refused(tmp_path):
     (tmp_path / "compmap_table1.csv").write_text(table.replace("41.5 ± 3.0", "41.5 ± nan"))
     with pytest.raises(core.DatasetFormatError, match=r"reads '41.5 ± nan', which is not a number"):
         F.assess_finding(full, tmp_path)
+
+
+@pytest.mark.parametrize("stem", ["10_compmap_mit_states_tables", "11_compmap_cub_tables", "12_compmap_weights_figs", "13_compmap_templates"])
+def test_compmap_paper_rows_are_the_rows_the_findings_read(stem):
+    "The paper profile names its rows as the findings look them up ('CLIP ViT-B/32-Prim' was no CLIP row: every CompMap finding unmeasured)."
+    import yaml
+    profile = yaml.safe_load((ROOT / "nbs" / "experiments" / "profiles" / f"{stem}.paper.yaml").read_text())
+    assert F.label_matches(f"{profile['clip_label']}-Prim", F.CLIP_ROW + F.PRIM)
+    if "fusion_labels" in profile: assert F.label_matches(f"{profile['fusion_labels'][0]}-Prim", F.FUSION_ROW + F.PRIM)

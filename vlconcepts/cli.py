@@ -22,7 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .core import (PROFILE_THREADS, ModelSpecError, VLConceptsError, cache_dir, data_dir, data_root_relative, folder_size, get_logger, output_root, pick_device,
+from .core import (PROFILE_THREADS, PROFILES, ModelSpecError, VLConceptsError, cache_dir, data_dir, data_root_relative, folder_size, get_logger, output_root, pick_device,
                              profile_outputs, repo_root, restored_environment, atomic_write, string_list)
 from .datasets import DRY_DATA_VARIABLE, DatasetPart, registered_datasets, stale_worlds, world_exporters
 from .dry_worlds import DRY_PROFILES, use_dry_data
@@ -30,20 +30,19 @@ from .dry_worlds import DRY_PROFILES, use_dry_data
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'PROFILES', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS',
-           'PAPER_DATASETS', 'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'NEGCLIP_SOURCE', 'HUB_NAME_KEYS', 'BUILT_HERE',
-           'PATH_SOURCES', 'OPTIONAL_NOTE', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches',
-           'parameters_cells', 'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters',
-           'notebooks_root', 'RunResult', 'failure_message', 'run_experiment', 'kernel_threads', 'default_jobs',
-           'offline_setting', 'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild',
-           'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status',
-           'check_specs', 'hub_names', 'hub_name_status', 'dataset_note', 'path_note', 'experiment_readiness',
-           'missing_item', 'paper_readiness', 'backend_sources', 'paper_hub_models', 'precache_paper_models', 'doctor',
-           'export_world', 'train_probes', 'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders',
-           'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
+__all__ = ['logger', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFLINE_SPECS', 'PAPER_SPECS', 'PAPER_DATASETS',
+           'PACKAGED_SPECS', 'LOCAL_ONLY_PREFIXES', 'NEGCLIP_SOURCE', 'HUB_NAME_KEYS', 'BUILT_HERE', 'PATH_SOURCES',
+           'OPTIONAL_NOTE', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches', 'parameters_cells',
+           'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters', 'notebooks_root',
+           'RunResult', 'failure_message', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting',
+           'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
+           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'check_specs', 'hub_names',
+           'hub_name_status', 'dataset_note', 'path_note', 'experiment_readiness', 'missing_item', 'paper_readiness',
+           'backend_sources', 'paper_hub_models', 'precache_paper_models', 'doctor', 'export_world', 'train_probes',
+           'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report', 'add_plugin_argument',
+           'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
-PROFILES = ("tiny", "smoke", "paper", "dry", "dry-small")  # only tiny writes the committed figures/ and tables/
 KERNEL_NAME = "python3"  # every experiment runs in the Python 3 kernel of the environment that runs `vlconcepts`
 
 

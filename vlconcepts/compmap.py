@@ -38,15 +38,16 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'MIT_STATES_TEMPLATE', 'CUB_ATTRIBUTE_TEMPLATE', 'CUB_CLASS_TEMPLATE',
            'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'WORD_VECTOR_ALTERNATIVES',
            'WORD_VECTORS_LAYOUT', 'WORD_VECTORS_DATASET', 'COMPMAP_HM', 'INTERVENTION_VARIANTS', 'FEW_SHOT_ROWS',
-           'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'cub_attribute_phrase', 'cub_attribute_prompt',
-           'cub_class_prompt', 'template_set', 'fill_prompts', 'text_embeddings', 'concept_activations',
-           'group_softmax', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors', 'word_vectors', 'intervene',
-           'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun', 'composition_scores',
-           'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states', 'primitive_concepts',
-           'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks',
-           'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec', 'caption_spec', 'seed_rows',
-           'composition_seed_rows', 'table1_seed_rows', 'interpretability_gap_rows', 'table6_seed_rows',
-           'pair_primitive_truth', 'alignment_seed_rows', 'template_seed_rows', 'departures_from_paper']
+           'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'PAPER_MODELS', 'cub_attribute_phrase',
+           'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts', 'text_embeddings',
+           'concept_activations', 'group_softmax', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors',
+           'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun',
+           'composition_scores', 'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states',
+           'primitive_concepts', 'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask',
+           'few_shot_tasks', 'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec',
+           'caption_spec', 'seed_rows', 'composition_seed_rows', 'table1_seed_rows', 'interpretability_gap_rows',
+           'table6_seed_rows', 'pair_primitive_truth', 'alignment_seed_rows', 'template_seed_rows',
+           'departures_from_paper']
 
 # %% ../nbs/10_compmap.ipynb #34d2369c
 CZSL_COLUMNS = ["Val AUC k=1", "Val AUC k=2", "Val AUC k=3", "Test AUC k=1", "Test AUC k=2", "Test AUC k=3",
@@ -822,9 +823,17 @@ RELEASE_CODE_CHOICES = {  # fixed choices of the released code that the paper's 
             "standard training/testing split from Hilliard et al. (2018)')"]}
 
 
-def departures_from_paper(dataset=None, **settings) -> str:
-    """'name ours (paper: theirs)' for each of `settings` that differs from `PAPER_SETTINGS`, then the `RELEASE_CODE_CHOICES`
+PAPER_MODELS = (("CLIP", "openclip:ViT-B-32@openai", "CLIP ViT-B/32, openclip:ViT-B-32@openai"),   # §4.2: the rows, in order
+                ("ViLT", None, "ViLT-B/32 pretrained with masked language modelling and image-text matching"),
+                ("ALBEF", None, "ALBEF (ViT-B/16 and BERT) trained on CC12M"))               # None: no load_model spec loads it
+
+
+def departures_from_paper(dataset=None, *, models: Sequence[str] = (), **settings) -> str:
+    """'name ours (paper: theirs)' for each of `settings` that differs from `PAPER_SETTINGS`, then each of `models` (the
+    specs of the CLIP, ViLT and ALBEF rows, in that order) that is not the paper's model, then the `RELEASE_CODE_CHOICES`
     of `dataset` ('mit-states', 'cub' or a list of them), joined by '; '; 'none' if none."""
+    if isinstance(models, str) or len(models) > len(PAPER_MODELS):
+        raise InputValidationError(f"departures_from_paper: models are the specs of the CLIP, ViLT and ALBEF rows (a list, at most 3), got {models!r}.")
     unknown = set(settings) - set(PAPER_SETTINGS)
     if unknown: raise InputValidationError(f"departures_from_paper: no paper setting {sorted(unknown)}; known: {list(PAPER_SETTINGS)}.")
     datasets = [dataset] if isinstance(dataset, str) else list(dataset or [])
@@ -837,4 +846,5 @@ def departures_from_paper(dataset=None, **settings) -> str:
     paper = lambda k: f"{PAPER_SETTINGS[k]}, {said[k][PAPER_SETTINGS[k]]}" if k in said else PAPER_SETTINGS[k]
     diffs = [f"{k} {v}" + (f": {said[k][v]}" if k in said else "") + f" (paper: {paper(k)})"
              for k, v in settings.items() if norm(v) != norm(PAPER_SETTINGS[k])]
+    diffs += [f"{row} rows {spec} (paper: {name})" for (row, own, name), spec in zip(PAPER_MODELS, models) if spec != own]
     return "; ".join(diffs + [choice for d in datasets for choice in RELEASE_CODE_CHOICES[d]]) or "none"
