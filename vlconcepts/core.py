@@ -586,10 +586,11 @@ class StatisticDifference(NamedTuple):
     name: str        # what is counted, e.g. 'test images'
     expected: int    # the published release's count
     found: int       # the loaded data's count
+    reference: str = "the published release"   # what has the expected count (an edited export: 'its vlconcepts export')
 
     def __str__(self) -> str:
         name = self.name if self.found != 1 else re.sub(r"(ss)es$|ies$|s$", lambda m: m[1] or ("y" if m[0] == "ies" else ""), self.name)
-        return f"{self.found:,} {name}, the published release has {self.expected:,}"   # '1 test image', '1 class'
+        return f"{self.found:,} {name}, {self.reference} has {self.expected:,}"   # '1 test image', '1 class'
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_
            'check_missing_images', 'keep_present_images', 'format_error', 'expect_file', 'read_lines', 'write_lines',
            'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts',
            'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
-           'release_differences', 'written_by_exporter', 'note_own_data']
+           'release_differences', 'written_by_exporter', 'export_differences', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #94c738fc
 def _found(root: Path, path: str) -> bool:
@@ -740,12 +740,32 @@ def written_by_exporter(dataset) -> bool:
     if not path.is_file(): return False
     with open(path, encoding="utf-8", errors="replace") as f: return f.read(len(EXPORT_MARK)) == EXPORT_MARK
 
+
+def export_differences(dataset) -> list[StatisticDifference]:
+    """How `dataset`, a vlconcepts export, differs from what its exporter wrote (its `scene_file()`): the counts of images
+    and of images per split that differ, and how many images it names that the exporter did not; [] when it is as written."""
+    scenes = json.loads(Path(dataset.scene_file()).read_text(encoding="utf-8")).get("scenes", [])
+    depth = len(Path(scenes[0]["image_filename"]).parts) if scenes else 1      # scene names are relative to the images folder
+    wrote = {(s["image_filename"], s["split"]) for s in scenes}
+    read = {("/".join(Path(p).parts[-depth:]), split) for p, split in zip(dataset.paths, dataset.splits)}   # an image once, however many samples
+    if read == wrote: return []
+    count = lambda pairs, split=None: sum(split in (None, s) for _, s in pairs)
+    said = "its vlconcepts export"
+    counts = [StatisticDifference(f"{split + ' ' if split else ''}images", count(wrote, split), count(read, split), said)
+              for split in (None, *sorted({s for _, s in wrote | read}))]
+    differ = [d for d in counts if d.expected != d.found]
+    return differ or [StatisticDifference("images it did not write (renamed, or moved between splits)", 0, len(read - wrote), said)]
+
 # %% ../nbs/04_datasets.ipynb #874d1441
 def note_own_data(dataset, entry: Optional[DatasetEntry] = None):
-    """`dataset` as loaded. When it is neither a vlconcepts export nor the published release of `entry` (default: the
-    registered entry of `dataset.name`), it is recorded as your own data in that layout (`core.record_own_data`, which warns once)."""
+    """`dataset` as loaded. When it is neither a vlconcepts export as written (`export_differences`) nor the published release
+    of `entry` (default: the registered entry of `dataset.name`), it is recorded as your own data in that layout
+    (`core.record_own_data`, which warns once)."""
     entry = entry or dataset_entry(dataset.name)
-    if not entry.published or written_by_exporter(dataset): return dataset
+    if written_by_exporter(dataset):                               # an export whose images or splits were edited is your own data too
+        if edited := export_differences(dataset): record_own_data(entry.name, f"{entry.title or entry.name} (an edited vlconcepts export)", dataset.root, edited)
+        return dataset
+    if not entry.published: return dataset
     differences = release_differences(dataset, entry.published)
     if differences: record_own_data(entry.name, entry.title or entry.name, dataset.root, differences)
     return dataset
