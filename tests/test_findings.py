@@ -134,6 +134,7 @@ def write_hand_made_tables(finding, hold: bool, folder: Path, solved: tuple | No
         assert n >= 3, f"{finding.id}: fewer than 3 rows for {corr}"
         frame.loc[mask, corr.x] = [str(i) for i in range(n)]
         frame.loc[mask, corr.y] = [str(i if sign > 0 else n - i) for i in range(n)]
+        if corr.items in frame.columns: frame.loc[mask, corr.items] = str(F.MIN_ITEMS)      # enough items behind every point for a verdict
     for table, frame in frames.items(): frame.to_csv(folder / f"{table}.csv", index=False)
 
 
@@ -476,3 +477,15 @@ def test_compmap_paper_rows_are_the_rows_the_findings_read(stem):
     profile = yaml.safe_load((ROOT / "nbs" / "experiments" / "profiles" / f"{stem}.paper.yaml").read_text())
     assert F.label_matches(f"{profile['clip_label']}-Prim", F.CLIP_ROW + F.PRIM)
     if "fusion_labels" in profile: assert F.label_matches(f"{profile['fusion_labels'][0]}-Prim", F.FUSION_ROW + F.PRIM)
+
+
+def test_a_rank_correlation_over_rows_of_few_items_gives_no_verdict(tmp_path):
+    "probes.em_tracks_imcaps on rows of 3 prompts (the committed table's smallest): inconclusive, however strong the ρ."
+    tracks = F.finding("probes.em_tracks_imcaps")
+    values, correlations = hand_made_values(tracks, True)
+    write_hand_made_tables(tracks, True, tmp_path, (values, correlations))
+    assert F.assess_finding(tracks, tmp_path)["holds?"] == F.HOLDS
+    frame = pd.read_csv(tmp_path / "probes_imcaps_em_link.csv", dtype=str)
+    frame["prompts"] = "3"
+    frame.to_csv(tmp_path / "probes_imcaps_em_link.csv", index=False)
+    assert F.assess_finding(tracks, tmp_path)["holds?"] == F.INCONCLUSIVE
