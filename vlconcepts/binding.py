@@ -5,7 +5,9 @@
 # %% ../nbs/20_binding.ipynb #8d15e31e
 from __future__ import annotations
 
+import contextlib
 import copy
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +19,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .cache import cached_activations, cached_image_features, cached_text_features, code_digest, dataset_fingerprint
+from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest, dataset_fingerprint,
+                              load_progress, result_progress, save_progress)
 from .core import (InputValidationError, get_logger, is_whole_number, paper_table, paper_tables, pick_device,
                              progress, save_table, seed_everything, string_list)
 from .czsl import apply_bias, check_scores, choose_bias
@@ -408,7 +411,7 @@ def _run_scores(scores, data: BindingTask):
     check_scores(scores, rows="sample")
     return scores
 
-# %% ../nbs/20_binding.ipynb #61caf602
+# %% ../nbs/20_binding.ipynb #8eec4094
 def adam_implementation(device: torch.device) -> dict:
     "Adam's fused kernel where torch has one (CPU, CUDA): the same update as the per-parameter loop, its step ~10x faster on CPU."
     return {"fused": True} if torch.device(device).type in ("cpu", "cuda") else {}
@@ -418,10 +421,31 @@ def _check_epochs(epochs):
     if not is_whole_number(epochs, 1): raise InputValidationError(f"epochs must be a whole number ≥ 1, got {epochs!r}.")
 
 
+def _binding_state(model, optimizer, scaler, order_rng, epoch: int, best: float, best_state, history: list, device) -> dict:
+    "What a resumed `train_binding` needs to go on as if never stopped, after `epoch` epochs (`cache.save_progress` writes it)."
+    return {"epoch": epoch, "best": best, "history": list(history), "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
+            "best_state": {k: v.cpu() for k, v in (best_state or {}).items()}, "optimizer": optimizer.state_dict(),
+            "scaler": scaler.state_dict() if scaler else {}, "order": order_rng.get_state(), "torch_rng": torch.get_rng_state(),
+            "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else torch.empty(0, dtype=torch.uint8)}
+
+
+def _restore_binding(state: dict, model, optimizer, scaler, order_rng, device) -> tuple[int, float, dict, list]:
+    "Load a `_binding_state` into the model, optimiser, scaler and RNGs; its (next epoch, best accuracy, best state, history)."
+    model.load_state_dict(state["model"]); optimizer.load_state_dict(state["optimizer"])
+    if scaler: scaler.load_state_dict(state["scaler"])
+    order_rng.set_state(state["order"]); torch.set_rng_state(state["torch_rng"])
+    if len(state["cuda_rng"]): torch.cuda.set_rng_state(state["cuda_rng"], device)
+    return state["epoch"] + 1, state["best"], {k: v.to(device) for k, v in state["best_state"].items()}, list(state["history"])
+
+
+# %% ../nbs/20_binding.ipynb #61caf602
 def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, epochs: int = PAPER_EPOCHS,
                   lr: float = 5e-4, weight_decay: float = 1e-5, eps: float = 1e-8, batch_size: int = PAPER_BATCH_SIZE,
-                  device="auto", train_indices=None, select_split: str = "val", desc: str = "") -> tuple[LabelScorer, list[dict]]:
-    "Train with 5-way cross-entropy and Adam; keep the epoch with the best `select_split` accuracy. Returns (model, history)."
+                  device="auto", train_indices=None, select_split: str = "val", desc: str = "", progress_file=None,
+                  save_every: float = 600.0, on_epoch=None) -> tuple[LabelScorer, list[dict]]:
+    """Train with 5-way cross-entropy and Adam; keep the epoch with the best `select_split` accuracy. Returns (model, history).
+    `progress_file`: resume from it, and save to it after an epoch when `save_every` s have passed since the last save;
+    `on_epoch(epoch)` after each epoch (and its save)."""
     _check_epochs(epochs)
     seed_everything(seed)
     device = pick_device(device)
@@ -436,8 +460,11 @@ def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, 
                                                           "is empty; check the dataset's train file.")
     if not len(select): raise InputValidationError(f"binding-{data.task}'s {select_split!r} split is empty: the epoch kept is chosen on it.")
     order_rng = torch.Generator().manual_seed(seed)
-    best, best_state, history = -1.0, None, []
-    for epoch in progress(range(1, epochs + 1), desc=desc or f"train {type(model).__name__}", leave=False):
+    start, best, best_state, history = 1, -1.0, None, []
+    if progress_file is not None and (saved := load_progress(progress_file)) is not None:
+        start, best, best_state, history = _restore_binding(saved, model, optimizer, scaler, order_rng, device)
+    last_save = time.monotonic()
+    for epoch in progress(range(start, epochs + 1), desc=desc or f"train {type(model).__name__}", leave=False):
         model.train()
         order = train_indices[torch.randperm(len(train_indices), generator=order_rng).numpy()]
         for start in range(0, len(order), batch_size):
@@ -452,6 +479,10 @@ def train_binding(model: LabelScorer, inputs, data: BindingTask, seed: int = 0, 
         val = accuracy(score_candidates(model, inputs, data, select), data.target[select])
         history.append({"epoch": epoch, "loss": float(loss.detach()), f"{select_split} accuracy": val})
         if val > best: best, best_state = val, {n: p.detach().clone() for n, p in model.named_parameters() if p.requires_grad}
+        if progress_file is not None and epoch < epochs and time.monotonic() - last_save >= save_every:
+            save_progress(_binding_state(model, optimizer, scaler, order_rng, epoch, best, best_state, history, device), progress_file)
+            last_save = time.monotonic()
+        if on_epoch is not None: on_epoch(epoch)
     model.load_state_dict(best_state, strict=False)
     return model, history
 
@@ -468,6 +499,7 @@ def binding_scores(kind: str, data: BindingTask, clip, seed: int = 0, epochs: in
     if kind != "clip": _check_epochs(epochs)                                  # zero-shot CLIP trains nothing
     settings = {**PAPER_HPARAMS.get(kind, {}), **hparams}
     inputs = binding_inputs(kind, data, clip)
+    if kind != "clip": seed_everything(seed)                                  # the initial weights are the seed's (above)
     model = make_model(kind, data, clip, prompt=prompt)
     everything = np.arange(len(data))
     if kind == "clip":
@@ -478,8 +510,11 @@ def binding_scores(kind: str, data: BindingTask, clip, seed: int = 0, epochs: in
 
     def run(_):
         feats = inputs.to(pick_device(device)) if isinstance(inputs, torch.Tensor) else inputs
+        saved = result_progress(f"binding-{data.task}-{kind}-training", {**extra, "data": data.fingerprint, "clip": clip.fingerprint})
         trained, _ = train_binding(model, feats, data, seed, epochs, device=device, train_indices=train_indices,
-                                   desc=f"{MODEL_NAMES[kind]} {data.task} seed {seed}", **settings)
+                                   desc=f"{MODEL_NAMES[kind]} {data.task} seed {seed}", progress_file=saved, **settings)
+        saved.unlink(missing_ok=True)                               # a killed run resumed from it; done, it goes
+        with contextlib.suppress(OSError): saved.parent.rmdir()
         return score_candidates(trained, feats, data, everything)
     return cached_activations(f"binding-{data.task}-{kind}", run, list(everything), model=clip, extra=extra,
                               dataset_key=data.fingerprint, chunk_size=len(data), recompute=recompute)
