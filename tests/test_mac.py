@@ -297,11 +297,11 @@ def test_missing_mac_images_reach_the_notebooks(tmp_path):
     for path in sorted((root / "images").rglob("*.png"))[:2]: path.unlink()
     with pytest.raises(DatasetNotFound, match=r"2 of the 60 .* names are missing") as error: mac_dataset(root=root)
     assert "-p missing_images drop" in str(error.value) and "missing_images: drop" in str(error.value)
-    with pytest.warns(OwnDataWarning, match="58 images, the published release has 60"):
+    with pytest.warns(OwnDataWarning, match="58 images, its vlconcepts export has 60"):   # a synthetic MAC: its export has the count
         data = mac_dataset("drop", root=root)
     assert len(data) == 58 and describe_split(data).endswith("2 of the 60 images its metadata names were missing (gone from their "
                                                              "third-party URLs) and were dropped (missing_images='drop')")
-    assert "58 images, the published release has 60" in own_data_note(own_data())[0]
+    assert "58 images, its vlconcepts export has 60" in own_data_note(own_data())[0]
     from pathlib import Path
     notebooks = Path(__file__).resolve().parents[1] / "nbs" / "experiments"
     for stem in ("50_mac_closed_open", "51_mac_branch_ablation", "52_mac_qualitative"):

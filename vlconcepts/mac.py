@@ -632,8 +632,9 @@ def mac_dataset(missing_images: str = "error", root: Optional[Path] = None) -> A
             raise DatasetNotFound(f"{error.name[:-1]}; {MISSING_IMAGES_HOW})", error.expected_layout, error.where_to_get,
                                   error.path) from None
     data, named = load_mac(root, missing_images="drop"), int(counts[2])
-    earlier = [d for r in own_data() if (r.dataset, r.root) == (MAC_DATASET.name, str(data.root)) for d in r.differences if d.name != DROPPED]
-    record_own_data(MAC_DATASET.name, MAC_DATASET.title, data.root, [*earlier, (DROPPED, named, len(data))])
+    earlier = [d for r in own_data() if (r.dataset, r.root) == (MAC_DATASET.name, str(data.root)) for d in r.differences]
+    if any(d.name == DROPPED and d.found == len(data) for d in earlier): return data   # the loader said it (an edited export)
+    record_own_data(MAC_DATASET.name, MAC_DATASET.title, data.root, [*(d for d in earlier if d.name != DROPPED), (DROPPED, named, len(data))])
     return data
 
 
