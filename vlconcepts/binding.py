@@ -20,7 +20,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest, dataset_fingerprint,
-                              load_progress, result_progress, save_progress)
+                              load_progress, restore_rng_states, result_progress, rng_states, save_progress)
 from .core import (InputValidationError, get_logger, is_whole_number, paper_table, paper_tables, pick_device,
                              progress, save_table, seed_everything, string_list)
 from .czsl import apply_bias, check_scores, choose_bias
@@ -425,16 +425,14 @@ def _binding_state(model, optimizer, scaler, order_rng, epoch: int, best: float,
     "What a resumed `train_binding` needs to go on as if never stopped, after `epoch` epochs (`cache.save_progress` writes it)."
     return {"epoch": epoch, "best": best, "history": list(history), "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
             "best_state": {k: v.cpu() for k, v in (best_state or {}).items()}, "optimizer": optimizer.state_dict(),
-            "scaler": scaler.state_dict() if scaler else {}, "order": order_rng.get_state(), "torch_rng": torch.get_rng_state(),
-            "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else torch.empty(0, dtype=torch.uint8)}
+            "scaler": scaler.state_dict() if scaler else {}, "order": order_rng.get_state(), **rng_states(device)}
 
 
 def _restore_binding(state: dict, model, optimizer, scaler, order_rng, device) -> tuple[int, float, dict, list]:
     "Load a `_binding_state` into the model, optimiser, scaler and RNGs; its (next epoch, best accuracy, best state, history)."
     model.load_state_dict(state["model"]); optimizer.load_state_dict(state["optimizer"])
     if scaler: scaler.load_state_dict(state["scaler"])
-    order_rng.set_state(state["order"]); torch.set_rng_state(state["torch_rng"])
-    if len(state["cuda_rng"]): torch.cuda.set_rng_state(state["cuda_rng"], device)
+    order_rng.set_state(state["order"]); restore_rng_states(state, device)
     return state["epoch"] + 1, state["best"], {k: v.to(device) for k, v in state["best_state"].items()}, list(state["history"])
 
 

@@ -35,8 +35,9 @@ __all__ = ['logger', 'FILE_DIGESTS_DIR', 'FILE_SETTLE_SECONDS', 'DEFAULT_CHUNK_S
            'RESULTS_SPEC', 'RESULT_PICKLE', 'PROGRESS_NAME', 'dataset_fingerprint', 'file_digests', 'compute_context',
            'computing_libraries', 'CacheKey', 'CacheNotice', 'FeatureCache', 'DistributedWorld', 'distributed_world',
            'image_decoder', 'cached_image_features', 'cached_text_features', 'cached_activations',
-           'cached_image_tokens', 'code_digest', 'result_key', 'result_progress', 'save_progress', 'load_progress',
-           'cached_result', 'list_entries', 'format_entries', 'cache_size', 'clear']
+           'cached_image_tokens', 'code_digest', 'result_key', 'result_progress', 'save_progress', 'rng_states',
+           'restore_rng_states', 'load_progress', 'cached_result', 'list_entries', 'format_entries', 'cache_size',
+           'clear']
 
 # %% ../nbs/02_cache.ipynb #847a2825
 _DIGEST_SIZE = 20  # bytes of a blake2b digest: 40 hex characters
@@ -778,6 +779,19 @@ def save_progress(state: dict, path: str | Path):
     payload = buffer.getvalue()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(path, "wb") as f: f.write(_PROGRESS_HEAD + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+
+
+def rng_states(device) -> dict:
+    "torch's CPU random state and, on a CUDA `device`, its CUDA one: what a resumed training restores (`restore_rng_states`)."
+    device = torch.device(device)
+    return {"torch_rng": torch.get_rng_state(),
+            "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else torch.empty(0, dtype=torch.uint8)}
+
+
+def restore_rng_states(state: dict, device):
+    "Set the random states `rng_states` captured (a state saved with them, keys 'torch_rng' and 'cuda_rng')."
+    torch.set_rng_state(state["torch_rng"])
+    if len(state["cuda_rng"]): torch.cuda.set_rng_state(state["cuda_rng"], torch.device(device))
 
 
 def load_progress(path: str | Path) -> Optional[dict]:

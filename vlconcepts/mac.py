@@ -20,7 +20,7 @@ from fastcore.basics import patch
 from torch import nn
 
 from .cache import (cached_activations, cached_image_features, cached_image_tokens, cached_result, cached_text_features,
-                              code_digest, load_progress, result_progress, save_progress)
+                              code_digest, load_progress, restore_rng_states, result_progress, rng_states, save_progress)
 from .core import (DatasetNotFound, InputValidationError, get_logger, is_whole_number, own_data, progress, record_own_data,
                              seed_everything, string_list)
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
@@ -521,8 +521,7 @@ def _training_state(model: nn.Module, optimizer, scheduler, batch_order: torch.T
     return {"config": asdict(model.config), "n_images": n_images, "epoch": epoch, "step": step, "losses": list(losses),
             "history": list(history), "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
             "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict() if scheduler is not None else {},
-            "batch_order": batch_order, "torch_rng": torch.get_rng_state(),
-            "cuda_rng": torch.cuda.get_rng_state(device) if device.type == "cuda" else torch.empty(0, dtype=torch.uint8)}
+            "batch_order": batch_order, **rng_states(device)}
 
 
 def _restore_training(state: dict, model: nn.Module, optimizer, scheduler, generator: torch.Generator, n_images: int) -> tuple:
@@ -534,8 +533,7 @@ def _restore_training(state: dict, model: nn.Module, optimizer, scheduler, gener
     optimizer.load_state_dict(state["optimizer"])
     if scheduler is not None: scheduler.load_state_dict(state["scheduler"])
     generator.set_state(state["batch_order"])
-    torch.set_rng_state(state["torch_rng"])
-    if len(state["cuda_rng"]): torch.cuda.set_rng_state(state["cuda_rng"], next(model.buffers()).device)
+    restore_rng_states(state, next(model.buffers()).device)
     return state["epoch"], state["step"], list(state["losses"]), list(state["history"])
 
 # %% ../nbs/50_mac.ipynb #08b849ff
