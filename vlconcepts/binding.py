@@ -26,8 +26,8 @@ from .core import (InputValidationError, get_logger, is_whole_number, paper_tabl
 from .czsl import apply_bias, check_scores, choose_bias
 from .datasets import cached_world
 from .scenes import OPPOSITE_RELATION
-from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, BindingDataset,
-                                     export_binding, load_binding)
+from .binding_data import (BINDING_COLORS, BINDING_RELATIONS, BINDING_SHAPES, BINDING_SPLITS, PAPER_IMAGES,
+                                     SAMPLES_PER_IMAGE, TABLE1_ROWS, BindingDataset, export_binding, load_binding, world_images)
 from .models import (autocast, autocast_dtype, encode_text_embeddings, load_model, openclip_text_tower, preprocess_pixels,
                                prompt_length, register_openclip_config, word_token_embeddings)
 from .stats import mean_se, save_seed_values
@@ -35,32 +35,17 @@ from .stats import mean_se, save_seed_values
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'TABLE1_ROWS', 'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'PROMPTS', 'KINDS', 'MODEL_NAMES', 'CDSM_KINDS',
-           'PAPER_HPARAMS', 'PAPER_EPOCHS', 'PAPER_BATCH_SIZE', 'OBJECT_ERRORS', 'RELATION_ERRORS', 'TASK_TABLES',
-           'TASK_TITLES', 'world_images', 'binding_world', 'binding_dataset', 'BindingTask', 'binding_vocab',
-           'binding_task', 'circular_convolution', 'LabelScorer', 'WordComposition', 'RoleFiller', 'TypeLogical',
-           'prompt_texts', 'ZeroShotCLIP', 'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP', 'make_model',
-           'count_trainable', 'table8', 'standin_clip', 'score_candidates', 'accuracy', 'adam_implementation',
-           'train_binding', 'binding_inputs', 'binding_scores', 'run_binding', 'accuracy_runs', 'error_type',
-           'error_shares', 'error_runs', 'triple_accuracy', 'split_triples', 'candidate_class_scores', 'seen_split',
-           'calibrated_stacking', 'with_standard_errors', 'BindingSetup', 'BindingTable', 'binding_table',
+__all__ = ['logger', 'PROMPTS', 'KINDS', 'MODEL_NAMES', 'CDSM_KINDS', 'PAPER_HPARAMS', 'PAPER_EPOCHS', 'PAPER_BATCH_SIZE',
+           'OBJECT_ERRORS', 'RELATION_ERRORS', 'TASK_TABLES', 'TASK_TITLES', 'binding_world', 'binding_dataset',
+           'BindingTask', 'binding_vocab', 'binding_task', 'circular_convolution', 'LabelScorer', 'WordComposition',
+           'RoleFiller', 'TypeLogical', 'prompt_texts', 'ZeroShotCLIP', 'SoftPromptCSP', 'ImagePixels', 'FineTunedCLIP',
+           'make_model', 'count_trainable', 'table8', 'standin_clip', 'score_candidates', 'accuracy',
+           'adam_implementation', 'train_binding', 'binding_inputs', 'binding_scores', 'run_binding', 'accuracy_runs',
+           'error_type', 'error_shares', 'error_runs', 'triple_accuracy', 'split_triples', 'candidate_class_scores',
+           'seen_split', 'calibrated_stacking', 'with_standard_errors', 'BindingSetup', 'BindingTable', 'binding_table',
            'binding_setting', 'calibration_seeds', 'binding_tables', 'zero_shot_triples', 'plot_accuracy']
 
 # %% ../nbs/20_binding.ipynb #0ace660c
-TABLE1_ROWS = {"single": "Single-object", "two": "Two-object", "rel": "Relational"}   # Table 1's row per task
-SAMPLES_PER_IMAGE = {"single": 1, "two": 2, "rel": 2}
-_examples = paper_table("binding", "table1", numeric=True)[["train examples", "val examples", "gen examples"]]
-PAPER_IMAGES = {t: int(_examples.loc[row].sum()) // SAMPLES_PER_IMAGE[t] for t, row in TABLE1_ROWS.items()}
-
-
-def world_images(task: str, fraction: float = 1.0) -> int:
-    "Images to render for `task` at `fraction` of the paper's Table 1 sizes."
-    if task not in PAPER_IMAGES: raise InputValidationError(f"Unknown binding task {task!r}: use 'single', 'two' or 'rel'.")
-    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
-        raise InputValidationError(f"fraction must lie in (0, 1], got {fraction!r}.")
-    return max(24, round(PAPER_IMAGES[task] * fraction))
-
-
 def binding_world(task: str, n_images: int, seed: int = 0, size: Optional[int] = None,
                   root: Optional[Path] = None) -> BindingDataset:
     "The synthetic `binding-<task>` world of `n_images` images, rendered once under `root` (default: the cache, `cached_world`)."

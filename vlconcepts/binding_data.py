@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .core import DatasetFormatError, InputValidationError, atomic_write, data_dir, progress
+from .core import DatasetFormatError, InputValidationError, atomic_write, data_dir, paper_table, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, format_error,
                                  keep_present_images, read_scenes_json, register_dataset, render_to_files, require_path,
                                  split_counts, write_json, write_scenes_json)
@@ -25,11 +25,11 @@ from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, relation_holds
 # %% auto #0
 __all__ = ['BINDING_COLORS', 'BINDING_SHAPES', 'BINDING_RELATIONS', 'BINDING_SPLITS', 'BINDING_OBJECT_HELD_OUT',
            'BINDING_REL_HELD_OUT', 'BINDING_FOLDERS', 'BINDING_LABEL_FILES', 'BINDING_WHERE', 'CSV_COLUMNS',
-           'BINDING_DATASET', 'BINDING_SPLIT_FRACTIONS', 'BINDING_DEFAULT_N', 'BINDING_FILE_STEM', 'object_labels',
-           'relational_labels', 'binding_split', 'converse', 'single_object_distractors', 'two_object_distractors',
-           'relational_distractors', 'BindingDataset', 'binding_layout', 'binding_image_dir', 'write_binding_labels',
-           'binding_parts', 'load_binding', 'binding_scene', 'scene_true_labels', 'plan_binding', 'binding_rows',
-           'export_binding']
+           'BINDING_DATASET', 'BINDING_SPLIT_FRACTIONS', 'BINDING_DEFAULT_N', 'BINDING_FILE_STEM', 'TABLE1_ROWS',
+           'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'object_labels', 'relational_labels', 'binding_split', 'converse',
+           'single_object_distractors', 'two_object_distractors', 'relational_distractors', 'BindingDataset',
+           'binding_layout', 'binding_image_dir', 'write_binding_labels', 'binding_parts', 'load_binding',
+           'binding_scene', 'scene_true_labels', 'plan_binding', 'binding_rows', 'export_binding', 'world_images']
 
 # %% ../nbs/04a_binding_data.ipynb #eb49eb37
 BINDING_COLORS = COLOR_NAMES  # the official index order: blue, brown, cyan, gray, green, purple, red, yellow
@@ -351,6 +351,20 @@ def export_binding(out: Path, task: str = "single", n: Optional[int] = None, see
                 rows.append(row)
         write_binding_labels(out, task, split, rows)
     return out
+
+# %% ../nbs/04a_binding_data.ipynb #64767e6d
+TABLE1_ROWS = {"single": "Single-object", "two": "Two-object", "rel": "Relational"}   # Table 1's row per task
+SAMPLES_PER_IMAGE = {"single": 1, "two": 2, "rel": 2}
+_examples = paper_table("binding", "table1", numeric=True)[["train examples", "val examples", "gen examples"]]
+PAPER_IMAGES = {t: int(_examples.loc[row].sum()) // SAMPLES_PER_IMAGE[t] for t, row in TABLE1_ROWS.items()}
+
+
+def world_images(task: str, fraction: float = 1.0) -> int:
+    "Images to render for `task` at `fraction` of the paper's Table 1 sizes."
+    if task not in PAPER_IMAGES: raise InputValidationError(f"Unknown binding task {task!r}: use 'single', 'two' or 'rel'.")
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+        raise InputValidationError(f"fraction must lie in (0, 1], got {fraction!r}.")
+    return max(24, round(PAPER_IMAGES[task] * fraction))
 
 # %% ../nbs/04a_binding_data.ipynb #95cfbad6
 def _binding_scene_file(self: BindingDataset) -> Path: return self.root / BINDING_FOLDERS[self.task] / "scenes.json"

@@ -130,10 +130,13 @@ def _marker_found(root: Path, marker: str) -> bool:
 
 @patch
 def missing_parts(self: DatasetEntry, root: Optional[Path] = None) -> list[DatasetPart]:
-    "The parts of its layout not under `root` (default `$VLCONCEPTS_DATA`): its marker first, when absent, then each of `parts`."
+    """The parts of its layout not under `root` (default `$VLCONCEPTS_DATA`): its marker first, when absent, then each of `parts`.
+    A part that lists the marker among its alternatives stands in for it (an export at another size: another file name)."""
     root = Path(root or data_dir())
-    marker = [] if _marker_found(root, self.marker) else [DatasetPart(self.marker, "its marker")]
-    return marker + [part for part in self.parts if part.paths != (self.marker,) and not part.found(root)]
+    standing_in = [part for part in self.parts if self.marker in part.paths]
+    if _marker_found(root, self.marker) or any(part.found(root) for part in standing_in): marker = []
+    else: marker = [standing_in[0] if standing_in else DatasetPart(self.marker, "its marker")]
+    return marker + [part for part in self.parts if self.marker not in part.paths and not part.found(root)]
 
 
 @patch
@@ -159,7 +162,7 @@ def status(self: DatasetEntry, root: Optional[Path] = None) -> str:
     root = Path(root or data_dir())
     gone = self.missing_parts(root)
     if not gone: return "present"
-    if len(gone) == 1 + sum(part.paths != (self.marker,) for part in self.parts): return f"missing (expected {root / self.marker})"
+    if len(gone) == 1 + sum(self.marker not in part.paths for part in self.parts): return f"missing (expected {root / self.marker})"
     said = list(dict.fromkeys(_shown(root, part) for part in gone))
     return "incomplete: lacks " + ("; ".join(said[:-1]) + " and " if len(said) > 1 else "") + said[-1]
 

@@ -16,6 +16,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .core import InputValidationError, atomic_path, atomic_write, cache_dir, get_logger
+from .binding_data import PAPER_IMAGES, SAMPLES_PER_IMAGE, TABLE1_ROWS
 from .datasets import DRY_DATA_VARIABLE, unfinished_export, dataset_entry, world_exporters
 
 logger = get_logger(__name__)
@@ -30,9 +31,8 @@ RELEASE_SIZES = {  # exporter or file -> (items in the real release, the unit, w
     "mit-states": (53_753, "images", "MIT-States (Isola et al. 2015), all images of the TMN metadata"),
     "cub": (11_788, "images", "CUB-200-2011 images.txt"),
     "mac": (18_217, "images", "MAC v1 (the paper's 18,217 images)"),
-    "binding-single": (30_000, "images", "unverified: about 10,000 per split (specs/binding.md)"),
-    "binding-two": (30_000, "images", "unverified: about 10,000 per split (specs/binding.md)"),
-    "binding-rel": (30_000, "images", "rel: about 10,000 images per split (specs/binding.md)"),
+    **{f"binding-{task}": (PAPER_IMAGES[task], "images", f"the binding paper's Table 1 ({TABLE1_ROWS[task]}: "
+                           f"train + val + gen samples / {SAMPLES_PER_IMAGE[task]} per image)") for task in PAPER_IMAGES},
     "controlled-imcaps": (600, "pairs", "ControlledImCaps: 6 types x 100 pairs (Kamath et al. 2023)"),
     "captions": (3_318_333, "captions", "CC3M Train_GCC-training.tsv"),
     "dsprites": (737_280, "images", "dSprites npz (every factor combination)"),

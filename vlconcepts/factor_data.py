@@ -18,7 +18,7 @@ import torch
 from .cache import dataset_fingerprint
 from .core import (DatasetFormatError, InputValidationError, atomic_path, data_dir,
                              get_logger, is_whole_number, pick_device, progress)
-from .datasets import DatasetEntry, checked_exporter, register_dataset
+from .datasets import DatasetEntry, DatasetPart, checked_exporter, register_dataset
 from .render import render_scenes
 from .scenes import Camera, Light, Scene, SceneObject, Vocabulary, resting_object
 
@@ -285,7 +285,9 @@ DSPRITES_LAYOUT = f"""$VLCONCEPTS_DATA/dsprites/{DSPRITES_FILENAME}
         metadata (dict as a 0-d object array: latents_names, latents_sizes, latents_possible_values, ...)"""
 DSPRITES_DATASET = register_dataset(DatasetEntry(
     name="dsprites", title="dSprites", marker=f"dsprites/{DSPRITES_FILENAME}", layout=DSPRITES_LAYOUT,
-    where=f"{DSPRITES_URL} (file {DSPRITES_FILENAME})", exporters={"dsprites": export_dsprites}))
+    where=f"{DSPRITES_URL} (file {DSPRITES_FILENAME})", exporters={"dsprites": export_dsprites},
+    parts=[DatasetPart((f"dsprites/{DSPRITES_FILENAME}", "dsprites/dsprites_ndarray_*.npz"),   # what `load_dsprites` reads
+                       "the dSprites archive: the release's, or an export at another image size")]))
 
 
 def _find_file(path, default_folder: str, patterns: Sequence[str]) -> Optional[Path]:
