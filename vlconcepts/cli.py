@@ -37,10 +37,10 @@ __all__ = ['logger', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFL
            'RunResult', 'failure_message', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting',
            'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
            'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'check_specs', 'hub_names',
-           'hub_name_status', 'dataset_note', 'path_note', 'experiment_readiness', 'missing_item', 'paper_readiness',
-           'backend_sources', 'paper_hub_models', 'precache_paper_models', 'doctor', 'export_world', 'train_probes',
-           'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report', 'add_plugin_argument',
-           'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
+           'hub_name_status', 'dataset_note', 'path_note', 'word_source_notes', 'experiment_readiness', 'missing_item',
+           'paper_readiness', 'backend_sources', 'paper_hub_models', 'precache_paper_models', 'doctor', 'export_world',
+           'train_probes', 'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report',
+           'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 KERNEL_NAME = "python3"  # every experiment runs in the Python 3 kernel of the environment that runs `vlconcepts`
@@ -426,7 +426,7 @@ def _pretrained_cached(spec: str) -> str:
 
 # %% ../nbs/90_cli.ipynb #c31d0d30
 PAPER_DATASETS = {  # experiments whose paper profile says only `source: real`: the registered datasets they read (glob on the stem)
-    "06_czsl_*": ("mit-states",), "1[0234]_compmap_*": ("mit-states", "word-vectors"), "11_compmap_*": ("cub",), "12_compmap_*": ("mit-states", "cub"),
+    "06_czsl_*": ("mit-states",), "1[0234]_compmap_*": ("mit-states",), "11_compmap_*": ("cub",), "12_compmap_*": ("mit-states", "cub"),
     "21_binding_*": ("clip-binding",), "3[235]_purity_*": ("dsprites",), "41_probes_*": ("cc3m",), "44_probes_*": ("cc3m",),
     "5?_mac_*": ("mac",),
 }
@@ -537,6 +537,22 @@ def path_note(text: str, path: Path, key: str) -> Optional[str]:
     return f"path {text} (expected {path / inside if inside else path}{'/' * inside.endswith('/')}, the profile's {key}" + (
         f"; where to get it: {where})" if where else ")")
 
+
+def word_source_notes(sources, root: Optional[Path] = None) -> list[str]:
+    """Doctor's notes on what a profile's `word_sources` reads and is not there: the kind's files under `root` (default
+    `$VLCONCEPTS_DATA`) or the path a source names (`compmap.word_vector_files`), each with where to get it."""
+    from vlconcepts.compmap import WORD_VECTOR_SOURCES, word_vector_files
+    notes = []
+    for source in _profile_strings(sources):
+        try: files = word_vector_files(source, root)
+        except VLConceptsError as e: notes.append(f"dataset word-vectors: {source} (expected a known word source: {e})"); continue
+        if not files or any(f.is_file() for f in files): continue
+        kind, _, path = source.partition(":")
+        what = f"path {path}" if path else f"dataset word-vectors: the {kind} vectors"
+        notes.append(f"{what} (expected {' or '.join(map(str, files))}, the profile's word_sources; "
+                     f"where to get it: {WORD_VECTOR_SOURCES[kind][1]})")
+    return notes
+
 # %% ../nbs/90_cli.ipynb #3d76d0ee
 def _profile_path(text: str, notebook: Path, data_root: Optional[Path] = None) -> Optional[Path]:
     """The path a profile value names (it starts with '/', '~', './', '../' or '$VLCONCEPTS_DATA', the last under `data_root`,
@@ -557,7 +573,7 @@ def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[
     needed = {n for pattern, names in PAPER_DATASETS.items() if fnmatch.fnmatch(Path(notebook).stem, pattern) for n in names}
     optional = {s for k, v in overrides.items() if k.startswith("optional") for s in _profile_strings(v)}
     specs, missing = [], []
-    for key, text in ((k, s) for k, v in overrides.items() for s in _profile_strings(v)):
+    for key, text in ((k, s) for k, v in overrides.items() if k != "word_sources" for s in _profile_strings(v)):
         if text in PACKAGED_SPECS or text.split(":", 1)[0] in known_prefixes(): specs.append(text); continue
         named = [name for name in entries if text == name or f"/{folders[name]}/" in f"/{text}/"]
         if (path := _profile_path(text, notebook, root)) is None or (named and path == base / folders[named[0]]):
@@ -567,6 +583,7 @@ def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[
                            f"where to get it: {entries[named[0]].where})")
         elif not named and (note := path_note(text, path, key)): missing.append(note)
     missing = [dataset_note(n, base) for n in sorted(needed) if not entries[n].present(base)] + missing
+    missing += word_source_notes(overrides.get("word_sources", []), base)   # the files it names, or its kinds' files
     if not needed and any(k.endswith("source") and v in ("real", "release") for k, v in overrides.items()):
         missing.append("it reads real data, but which dataset is not declared: add it to vlconcepts.cli.PAPER_DATASETS")
     notes = []
@@ -862,7 +879,9 @@ def launch(accelerate_args: Sequence[str]) -> int:
     "`accelerate launch` on `accelerate_args` (its options, the script, the script's arguments); the run's exit status."
     from accelerate.commands.launch import launch_command, launch_command_parser
     from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
-    args = launch_command_parser().parse_args(list(accelerate_args))   # accelerate's own errors and --help
+    argv, sys.argv = sys.argv, ["accelerate", "launch", *accelerate_args]   # its help formatter reads sys.argv: as `accelerate launch`
+    try: args = launch_command_parser().parse_args(list(accelerate_args))    # accelerate's own errors and --help
+    finally: sys.argv = argv
     try: launch_command(args)
     except subprocess.CalledProcessError as e: return e.returncode or 1   # one process (the simple launcher)
     except ChildFailedError as e:                                         # several processes (torchrun)

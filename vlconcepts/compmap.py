@@ -24,7 +24,7 @@ from torch import nn
 from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest,
                               compute_context, computing_libraries, dataset_fingerprint)
-from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir, data_path,
+from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir, data_path, data_root_relative,
                              get_logger, is_whole_number, isolated_torch_rng, pick_device, progress, seed_everything, string_list)
 from .cub_data import export_cub, load_cub
 from .datasets import DatasetEntry, DatasetPart, ImageDataset, cached_world, register_dataset, supply_dry_data
@@ -40,14 +40,14 @@ __all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'MIT_STATES_TEMPLATE', 'CUB_
            'WORD_VECTORS_LAYOUT', 'WORD_VECTORS_DATASET', 'COMPMAP_HM', 'INTERVENTION_VARIANTS', 'FEW_SHOT_ROWS',
            'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'PAPER_MODELS', 'cub_attribute_phrase',
            'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts', 'text_embeddings',
-           'concept_activations', 'group_softmax', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors',
-           'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun',
-           'composition_scores', 'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states',
-           'primitive_concepts', 'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask',
-           'few_shot_tasks', 'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec',
-           'caption_spec', 'seed_rows', 'composition_seed_rows', 'table1_seed_rows', 'interpretability_gap_rows',
-           'table6_seed_rows', 'pair_primitive_truth', 'alignment_seed_rows', 'template_seed_rows',
-           'departures_from_paper']
+           'concept_activations', 'group_softmax', 'word_vector_files', 'load_word_vectors', 'phrase_vectors',
+           'minilm_word_vectors', 'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row',
+           'CompositionConfig', 'CompositionRun', 'composition_scores', 'fit_composition_model', 'compmap_dataset',
+           'MitStates', 'prepare_mit_states', 'primitive_concepts', 'mit_states_rows', 'interpretability_gap',
+           'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks', 'few_shot_accuracies', 'topk_hits',
+           'alignment_accuracy', 'toyclip_width_spec', 'caption_spec', 'seed_rows', 'composition_seed_rows',
+           'table1_seed_rows', 'interpretability_gap_rows', 'table6_seed_rows', 'pair_primitive_truth',
+           'alignment_seed_rows', 'template_seed_rows', 'departures_from_paper']
 
 # %% ../nbs/10_compmap.ipynb #34d2369c
 CZSL_COLUMNS = ["Val AUC k=1", "Val AUC k=2", "Val AUC k=3", "Test AUC k=1", "Test AUC k=2", "Test AUC k=3",
@@ -169,13 +169,26 @@ WORD_VECTORS_DATASET = register_dataset(DatasetEntry(
 
 
 # %% ../nbs/10_compmap.ipynb #b54b7be9
-def load_word_vectors(kind: str, path: str | Path | None = None):
-    """gensim `KeyedVectors` of a local fastText (.bin/.vec) or word2vec (GoogleNews .bin[.gz]) file: `path`, else the first of
-    the kind's file names (`WORD_VECTOR_SOURCES`, then `WORD_VECTOR_ALTERNATIVES`) there is under `$VLCONCEPTS_DATA/word_vectors`."""
+def word_vector_files(source: str, root: Path | None = None) -> list[Path]:
+    """The files word source `source` may read, in the order they are tried: none for 'minilm' (packaged); for 'kind:path' that
+    path (a leading `$VLCONCEPTS_DATA` is `root`, default the data root; `~` expanded); for 'fasttext' or 'word2vec' the kind's
+    file names (`WORD_VECTOR_SOURCES`, then `WORD_VECTOR_ALTERNATIVES`) under `root/word_vectors`."""
+    kind, _, path = str(source).partition(":")
+    if kind == "minilm" and not path: return []
     if kind not in WORD_VECTOR_SOURCES:
         raise InputValidationError(f"Word-vector kind must be one of {list(WORD_VECTOR_SOURCES)} (or 'minilm'), got {kind!r}.")
-    (name, where), folder = WORD_VECTOR_SOURCES[kind], data_dir() / "word_vectors"
-    candidates = [data_path(path)] if path else [folder / file for file in (name, *WORD_VECTOR_ALTERNATIVES[kind])]
+    base = Path(root if root is not None else data_dir())
+    if path: return [base / rest if (rest := data_root_relative(path)) is not None else data_path(path)]
+    return [base / "word_vectors" / file for file in (WORD_VECTOR_SOURCES[kind][0], *WORD_VECTOR_ALTERNATIVES[kind])]
+
+
+def load_word_vectors(kind: str, path: str | Path | None = None):
+    """gensim `KeyedVectors` of a local fastText (.bin/.vec) or word2vec (GoogleNews .bin[.gz]) file: `path`, else the first of
+    the kind's files (`word_vector_files`) there is under `$VLCONCEPTS_DATA/word_vectors`."""
+    if kind not in WORD_VECTOR_SOURCES:
+        raise InputValidationError(f"Word-vector kind must be one of {list(WORD_VECTOR_SOURCES)} (or 'minilm'), got {kind!r}.")
+    where, folder = WORD_VECTOR_SOURCES[kind][1], data_dir() / "word_vectors"
+    candidates = word_vector_files(f"{kind}:{path}" if path else kind)
     if not any(p.is_file() for p in candidates) and candidates[0].parent == folder: supply_dry_data("mit-states")  # a dry run writes them
     path = next((p for p in candidates if p.is_file()), None)
     if path is None:

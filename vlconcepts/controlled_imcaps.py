@@ -26,7 +26,8 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'SCORES', 'PROMPT_TYPE', 'PAIR_KEYS', 'pair_scores', 'score_frame', 'bootstrap_interval', 'category_summary',
            'compare_models', 'imcaps_world', 'controlled_imcaps_data', 'pair_similarities', 'em_by_category',
-           'caption_em_by_type', 'em_link_table', 'instance_check', 'check_pair_records', 'load_user_pairs']
+           'caption_em_by_type', 'em_link_table', 'instance_check', 'check_pair_records', 'pairs_file',
+           'load_user_pairs']
 
 # %% ../nbs/42_controlled_imcaps.ipynb #d2fb4c8f
 def pair_scores(sim) -> dict[str, np.ndarray]:
@@ -205,10 +206,21 @@ def check_pair_records(content, file: Path, image_root: Path) -> None:
         if absent: raise DatasetFormatError(f"{where}: image(s) {absent} not found under {image_root}.")
 
 
+def pairs_file(path: Path) -> Path:
+    "The pairs file `path` names: itself, or in a folder its pairs.json, else the public temporal.json, else its only .json file."
+    if not path.is_dir(): return path
+    for name in ("pairs.json", "temporal.json"):
+        if (path / name).is_file(): return path / name
+    found = sorted(p.name for p in path.glob("*.json"))
+    if len(found) > 1: raise DatasetFormatError(f"{path}: a folder of {len(found)} JSON files ({', '.join(found[:4])}"
+                                                f"{', …' * (len(found) > 4)}) and no pairs.json or temporal.json; name the pairs file itself.")
+    return path / (found[0] if found else "pairs.json")
+
+
 def load_user_pairs(path: str | Path, image_root: str | Path | None = None) -> ImageCaptionPairs:
-    "Read a user's ControlledImCaps pairs JSON (ours, or the public temporal.json), checked; images relative to `image_root` (default: its folder)."
-    path = data_path(path)                # '$VLCONCEPTS_DATA/…' follows the data root
-    file = path / "pairs.json" if path.is_dir() else path
+    """Read a user's ControlledImCaps pairs JSON (ours, or the public temporal.json; a folder: `pairs_file`), checked; images
+    relative to `image_root` (default: its folder)."""
+    file = pairs_file(data_path(path))    # '$VLCONCEPTS_DATA/…' follows the data root
     if not file.is_file():
         raise DatasetFormatError(f"{file}: no such pairs file; write one in the ControlledImCaps JSON format "
                                  "({'pairs': [{'type', 'image_0', 'caption_0', 'image_1', 'caption_1'}, ...]}).")

@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['PROFILE_THREADS', 'PROFILES', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision',
+__all__ = ['KERNEL_NAMES', 'PROFILE_THREADS', 'PROFILES', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision',
            'guard_torchvision_import', 'data_dir', 'cache_dir', 'data_root_relative', 'data_path',
            'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError',
            'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir',
@@ -249,10 +249,22 @@ def value_fits(value, kind: type) -> bool:
     return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
 
 
+KERNEL_NAMES = ("In", "Out")   # plain data IPython itself puts in a notebook's globals
+
+
 def check_parameter_types(namespace: dict) -> dict:
     """`namespace` (a notebook's `globals()`) if each name its `__annotations__` declares as a type (int, float, str, bool,
-    list, dict, ...) holds a value of that type (an int for a float too, never a bool for an int), else an error naming each."""
+    list, dict, ...) holds a value of that type (an int for a float too, never a bool for an int), else an error naming each.
+    A value no annotation declares (papermill's `-p epoch 3` for `epochs`: it only warns, and runs the default) is an error."""
     builtin = {kind.__name__: kind for kind in (int, float, str, bool, list, dict, tuple)}
+    declared = namespace.get("__annotations__", {})
+    unknown = [name for name, value in namespace.items() if declared and name not in declared and not name.startswith("_")
+               and name not in KERNEL_NAMES and isinstance(value, (bool, int, float, str, list, dict, tuple, type(None)))]
+    if unknown:
+        close = {name: difflib.get_close_matches(name, list(declared), n=1) for name in unknown}
+        raise InputValidationError("Parameters this notebook does not declare: " + ", ".join(
+            f"{name!r}" + (f" (did you mean {close[name][0]!r}?)" if close[name] else "") for name in unknown) +
+            f". papermill only warns of them and runs the defaults; its parameters cell declares {sorted(declared)}.")
     wrong = []
     for name, kind in namespace.get("__annotations__", {}).items():
         kind = builtin.get(kind, kind) if isinstance(kind, str) else kind

@@ -33,10 +33,10 @@ __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_
            'DatasetPart', 'dataset_part', 'DatasetEntry', 'register_dataset', 'unfinished_export', 'staged_export',
            'world_folder', 'cached_world', 'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets',
            'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image',
-           'check_missing_images', 'keep_present_images', 'format_error', 'expect_file', 'read_lines', 'write_lines',
-           'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts',
-           'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
-           'release_differences', 'written_by_exporter', 'export_differences', 'note_own_data']
+           'check_missing_images', 'MissingImages', 'keep_present_images', 'format_error', 'expect_file', 'read_lines',
+           'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json',
+           'split_counts', 'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic',
+           'published_statistics', 'release_differences', 'written_by_exporter', 'export_differences', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #94c738fc
 def _found(root: Path, path: str) -> bool:
@@ -545,6 +545,13 @@ def check_missing_images(missing_images: str) -> str:
     return missing_images
 
 
+class MissingImages(DatasetNotFound):
+    "A `DatasetNotFound` for images a dataset's file names but the folder lacks, with the counts: `missing` of the `named`."
+    def __init__(self, missing: int, named: int, error: DatasetNotFound):
+        self.missing, self.named = missing, named
+        super().__init__(error.name, error.expected_layout, error.where_to_get, error.path)
+
+
 def keep_present_images(dataset: str, source: Path, paths: list, *columns, missing_images: str = "error") -> tuple:
     """`(paths, *columns)` for the images that are files (`columns`: lists or arrays, an entry per path). A missing one is an
     error naming how many of those `source` lists are missing and the first (`missing_images='error'`), or is dropped with a
@@ -555,8 +562,8 @@ def keep_present_images(dataset: str, source: Path, paths: list, *columns, missi
     if missing_images == "error" or len(gone) == len(paths):
         fix = ("missing_images='drop' keeps the others" if len(gone) < len(paths) else
                "every one: are the images in the folder the layout names?")
-        raise dataset_entry(dataset).missing(paths[gone[0]], name=f"{dataset} images ({len(gone)} of the {len(paths)} that {source.name} "
-                                             f"names are missing, first {paths[gone[0]]}; {fix})")
+        raise MissingImages(len(gone), len(paths), dataset_entry(dataset).missing(paths[gone[0]], name=f"{dataset} images ({len(gone)} of "
+                            f"the {len(paths)} that {source.name} names are missing, first {paths[gone[0]]}; {fix})"))
     logger.warning(f"{dataset}: {len(gone)} of {len(paths)} images named by {source.name} are missing (first {paths[gone[0]]}); dropped")
     keep = np.setdiff1d(np.arange(len(paths)), gone)
     return tuple(x[keep] if isinstance(x, np.ndarray) else [x[i] for i in keep] for x in (paths, *columns))

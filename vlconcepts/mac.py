@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import math
-import re
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -24,7 +23,7 @@ from .cache import (cached_activations, cached_image_features, cached_image_toke
 from .core import (DatasetNotFound, InputValidationError, get_logger, is_whole_number, own_data, progress, record_own_data,
                              seed_everything, string_list)
 from .czsl import bias_sweep, closed_world_mask, open_world_labels
-from .datasets import cached_world, check_missing_images
+from .datasets import MissingImages, cached_world, check_missing_images
 from .models import encode_text_embeddings, openclip_text_tower, word_token_embeddings
 from .stats import mean_se
 from .attribute_object_data import MAC_CLOSED_FRACTION, MAC_DATASET, AttributeObjectDataset, export_mac, load_mac
@@ -623,13 +622,13 @@ def mac_dataset(missing_images: str = "error", root: Optional[Path] = None) -> A
     that parameter; 'drop' leaves them out and records how many as own data (`record_own_data`), which `dropped_note` reads."""
     check_missing_images(missing_images)
     try: return load_mac(root)
-    except DatasetNotFound as error:
-        counts = re.search(r"(\d+) of the (\d+) that .+ names are missing", error.name)
-        if counts is None or counts[1] == counts[2]: raise              # no dataset, or no image at all: 'drop' cannot help
+    except MissingImages as error:
+        if error.missing == error.named: raise                           # no image at all: 'drop' cannot help
         if missing_images == "error":
             raise DatasetNotFound(f"{error.name[:-1]}; {MISSING_IMAGES_HOW})", error.expected_layout, error.where_to_get,
                                   error.path) from None
-    data, named = load_mac(root, missing_images="drop"), int(counts[2])
+        named = error.named
+    data = load_mac(root, missing_images="drop")
     earlier = [d for r in own_data() if (r.dataset, r.root) == (MAC_DATASET.name, str(data.root)) for d in r.differences]
     if any(d.name == DROPPED and d.found == len(data) for d in earlier): return data   # the loader said it (an edited export)
     record_own_data(MAC_DATASET.name, MAC_DATASET.title, data.root, [*(d for d in earlier if d.name != DROPPED), (DROPPED, named, len(data))])
