@@ -76,7 +76,8 @@ check-clean: export
 # cold notebooks twice); `python benchmarks/<name>.py --help` lists each one's options (smaller sizes, --device cuda).
 # Left out, with why:
 #   need positional arguments: findings_across_hosts (another host's tables folder), rebuild_profile (a py-spy
-#     recording), suite_ab (two commits), toyitm_release_trials (a command: train, report or edits);
+#     recording), suite_ab (two commits), toyitm_release_trials (a command: train, report or edits), warm_cold_warnings
+#     (an output folder: every experiment notebook run twice in the smoke profile, cold then warm);
 #   measure on a GPU by default (--device cuda): gpu_cost_binding, gpu_cost_mac, paper_gpu_cost;
 #   long runs or studies, not speed figures: dry_run (a whole dry rebuild, every experiment notebook), tiny_model_scaling,
 #     toyclip_locked_image, toyclip_text_phase, toyclip_wing_layers, toyitm_grammar_diagnostic, toyitm_pattern_exposure

@@ -541,3 +541,21 @@ def test_doctor_checks_a_path_value_itself(tmp_path, monkeypatch):
     assert not ready and notes[0].startswith(f"dataset mac (expected {tmp_path}/mine/mac/pairs.txt, the profile's source;"), notes
     (tmp_path / "mine/mac").mkdir(parents=True); (tmp_path / "mine/mac/pairs.txt").write_text("red cube\n")
     assert experiment_readiness(folder / "01_x.ipynb", root=tmp_path / "no-data") == (True, [])
+
+
+def test_every_world_declares_the_entries_it_writes(tmp_path):
+    "`datasets.writes`: what each exporter says it will write is what it writes, so an `out` of yours is refused before it renders."
+    from vlconcepts.cli import load_registries
+    from vlconcepts.core import InputValidationError
+    from vlconcepts.datasets import EXPORT_RECORD, declared_entries, world_exporters
+    load_registries()
+    for world, exporter in world_exporters().items():
+        arguments = {"out": tmp_path / world, "n": 30, "seed": 0, "size": 16, **getattr(exporter, "keywords", {})}
+        declared = declared_entries(getattr(exporter, "func", exporter), arguments)
+        exporter(tmp_path / world, n=30, size=16)
+        written = sorted(p.name for p in (tmp_path / world).iterdir() if p.name != EXPORT_RECORD)
+        assert declared and sorted(declared) == written, (world, declared, written)
+    (tmp_path / "mine").mkdir(); (tmp_path / "mine" / "pairs.json").write_text("my pairs")
+    with pytest.raises(InputValidationError, match="would replace pairs.json"):
+        world_exporters()["controlled-imcaps"](tmp_path / "mine", n=2000, size=16)    # refused at once, not after 2,000 renders
+    assert (tmp_path / "mine" / "pairs.json").read_text() == "my pairs"

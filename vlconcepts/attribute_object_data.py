@@ -19,7 +19,7 @@ from .core import DatasetFormatError, InputValidationError, atomic_path, data_di
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, close_up_scene,
                                  expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
                                  register_dataset, render_to_files, require_path, split_counts, write_json, write_lines,
-                                 write_png, write_scenes_json)
+                                 write_png, write_scenes_json, writes)
 from .scenes import CLEVR_VOCAB
 
 logger = get_logger(__name__)
@@ -300,6 +300,7 @@ def plan_mit_states(n: int, seed: int = 0) -> tuple[dict, list[dict]]:
 
 
 @MIT_STATES_DATASET.exports("mit-states")
+@writes("compositional-split-natural", "images", "metadata_compositional-split-natural.t7", "scenes.json")
 def export_mit_states(out: Path, n: Optional[int] = None, seed: int = 0, size: Optional[int] = None) -> Path:
     "Render a synthetic MIT-States in the TMN layout under `out`; returns `out` (the loader's root)."
     out, n, size = Path(out), int(n or MIT_DEFAULT_N), int(size or DEFAULT_SIZE)
@@ -458,6 +459,7 @@ def plan_mac(n: int, seed: int = 0, held_out_fraction: float = MAC_HELD_OUT_FRAC
 
 # %% ../nbs/04b_attribute_object_data.ipynb #1e73afbe
 @MAC_DATASET.exports("mac")
+@writes("images", "metadata_multi_attr_split_all.json", "multi_attr_split_all", "scenes.json")
 def export_mac(out: Path, n: Optional[int] = None, seed: int = 0, size: Optional[int] = None,
                closed_fraction: float = MAC_CLOSED_FRACTION) -> Path:
     "Render a synthetic MAC in its layout (split files, JSON metadata, images) under `out`; returns `out`. `closed_fraction=1.0`: the full world."

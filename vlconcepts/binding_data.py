@@ -18,7 +18,7 @@ import numpy as np
 from .core import DatasetFormatError, InputValidationError, atomic_write, data_dir, paper_table, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, format_error,
                                  keep_present_images, read_scenes_json, register_dataset, render_to_files, require_path,
-                                 split_counts, write_json, write_scenes_json)
+                                 split_counts, write_json, write_scenes_json, writes)
 from .render import sample_scene
 from .scenes import CLEVR_VOCAB, OPPOSITE_RELATION, relation_holds
 
@@ -328,6 +328,7 @@ def binding_rows(task: str, plan_entry: dict, rng: np.random.Generator) -> list[
 @BINDING_DATASET.exports("binding-rel", task="rel")      # (decorators apply bottom-up: single, two, rel)
 @BINDING_DATASET.exports("binding-two", task="two")
 @BINDING_DATASET.exports("binding-single", task="single")
+@writes(lambda arguments: [BINDING_FOLDERS[arguments["task"]]])
 def export_binding(out: Path, task: str = "single", n: Optional[int] = None, seed: int = 0, size: Optional[int] = None) -> Path:
     "Render a synthetic binding dataset for `task` in the release layout under `out`; returns `out` (the loader's root)."
     _check_task(task)

@@ -17,7 +17,7 @@ from .cache import dataset_fingerprint, file_digests
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, atomic_write,
                              data_dir, data_path, get_logger, is_whole_number, progress, string_list)
 from .captions import CAPTION_KINDS, DEFAULT_CAPTION_FIELDS, FIELD_ORDER, caption_holds, caption_object, caption_scene
-from .datasets import DatasetEntry, DatasetPart, format_error, read_image, register_dataset
+from .datasets import DatasetEntry, DatasetPart, format_error, read_image, register_dataset, writes
 from .render import project_to_pixels, render_scenes, sample_scene, scene_to_clevr, visible_pixels
 from .scenes import CLEVR_VOCAB, EXAMPLE_STATES, Scene, SceneObject, footprint_radius, object_extent, resting_object
 
@@ -313,6 +313,7 @@ def draw_imcaps_pairs(n: int | None = None, seed: int = 0, types: Sequence[str] 
 
 # %% ../nbs/04e_caption_data.ipynb #07a04231
 @IMCAPS_DATASET.exports("controlled-imcaps")
+@writes("images", "pairs.json", "scenes.json")
 def export_controlled_imcaps(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                              types: Sequence[str] = IMCAPS_TYPES, device: str = "cpu") -> Path:
     "Render ControlledImCaps-like pairs into folder `out` (images/, pairs.json, scenes.json); returns pairs.json."
@@ -536,6 +537,8 @@ class CaptionCorpus:
 
 # %% ../nbs/04e_caption_data.ipynb #9529317b
 @CC3M_DATASET.exports("captions")
+@writes(lambda arguments: [CC3M_TRAIN_FILE if arguments["split"] == "train" else CC3M_VALIDATION_FILE,
+                            *(["images", "scenes.json"] if arguments["render_images"] else [])])
 def export_captions(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     split: str = "train", render_images: bool = False, kinds: Sequence[str] = CORPUS_KINDS,
                     weights: dict | None = CAPTION_CORPUS_MIX, device: str = "cpu") -> Path:

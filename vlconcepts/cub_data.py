@@ -15,7 +15,7 @@ import numpy as np
 from .core import DatasetFormatError, data_dir, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, close_up_scene,
                                  expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
-                                 register_dataset, render_to_files, require_path, write_lines, write_scenes_json)
+                                 register_dataset, render_to_files, require_path, write_lines, write_scenes_json, writes)
 from .scenes import CLEVR_VOCAB
 
 # %% auto #0
@@ -244,6 +244,7 @@ def cub_bird_spec(c: dict, rng: np.random.Generator | None = None) -> dict:
 
 # %% ../nbs/04c_cub_data.ipynb #345866e0
 @CUB_DATASET.exports("cub")
+@writes("CUB_200_2011", "attributes.txt")
 def export_cub(out: Path, n: Optional[int] = None, seed: int = 0, size: Optional[int] = None) -> Path:
     "Render synthetic part-attribute birds in the CUB_200_2011 layout under `out`; returns `out/CUB_200_2011`."
     out, n, size = Path(out), int(n or CUB_DEFAULT_N), int(size or DEFAULT_SIZE)

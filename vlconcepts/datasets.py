@@ -30,13 +30,14 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_RECORD', 'LEGACY_WORLD_FOLDERS',
            'DRY_DATA_VARIABLE', 'MISSING_IMAGES', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK',
-           'DatasetPart', 'dataset_part', 'DatasetEntry', 'register_dataset', 'unfinished_export', 'staged_export',
-           'world_folder', 'cached_world', 'stale_worlds', 'checked_exporter', 'supply_dry_data', 'registered_datasets',
-           'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image',
-           'check_missing_images', 'MissingImages', 'keep_present_images', 'format_error', 'expect_file', 'read_lines',
-           'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json',
-           'split_counts', 'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic',
-           'published_statistics', 'release_differences', 'written_by_exporter', 'export_differences', 'note_own_data']
+           'DatasetPart', 'dataset_part', 'DatasetEntry', 'register_dataset', 'refuse_foreign_entries',
+           'unfinished_export', 'staged_export', 'world_folder', 'cached_world', 'stale_worlds', 'writes',
+           'declared_entries', 'checked_exporter', 'supply_dry_data', 'registered_datasets', 'dataset_entry',
+           'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image', 'check_missing_images',
+           'MissingImages', 'keep_present_images', 'format_error', 'expect_file', 'read_lines', 'write_lines',
+           'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts',
+           'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
+           'release_differences', 'written_by_exporter', 'export_differences', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #94c738fc
 def _found(root: Path, path: str) -> bool:
@@ -202,18 +203,23 @@ def _not_exported(out: Path, names: Iterable[str], written: set[str]) -> list[st
         found += sorted(p for p in foreign if p.rstrip("/").rpartition("/")[0] + "/" not in foreign)
     return found
 
-# %% ../nbs/04_datasets.ipynb #6bb9f3f0
-def _move_export(staging: Path, out: Path):
-    """Move `staging`'s entries into `out`, replacing entries of the same names only where exports wrote all of them
-    (`EXPORT_RECORD`, updated); anything else in the way is an error naming it, and nothing moves."""
-    entries, written = sorted(staging.iterdir()), _export_record(out)
-    in_the_way = _not_exported(out, [e.name for e in entries], written)
+# %% ../nbs/04_datasets.ipynb #44c121ac
+def refuse_foreign_entries(out: Path, names: Iterable[str], written: Optional[set[str]] = None):
+    "An error naming what of `out`'s entries `names` no vlconcepts export wrote (not in `written`, default its `EXPORT_RECORD`)."
+    in_the_way = _not_exported(out, names, _export_record(out) if written is None else written)
     if in_the_way:
         shown = ", ".join(in_the_way[:5]) + (f" and {len(in_the_way) - 5} more" if len(in_the_way) > 5 else "")
         raise InputValidationError(
             f"Exporting into {out} would replace {shown}, which no vlconcepts export wrote there (not in its {EXPORT_RECORD}). "
             "Nothing was changed. Choose an empty folder for the export (--out), or move or remove those entries yourself "
             "(an export made before vlconcepts kept that record counts as not written by one: remove it to export there again).")
+
+# %% ../nbs/04_datasets.ipynb #6bb9f3f0
+def _move_export(staging: Path, out: Path):
+    """Move `staging`'s entries into `out`, replacing entries of the same names only where exports wrote all of them
+    (`EXPORT_RECORD`, updated); anything else in the way is an error naming it, and nothing moves."""
+    entries, written = sorted(staging.iterdir()), _export_record(out)
+    refuse_foreign_entries(out, [e.name for e in entries], written)
     if not entries: return
     new, names = {p for e in entries for p in _tree(e, staging)}, {e.name for e in entries}
     publishing = {"staging": staging.name, "names": sorted(names),     # the record once every entry moved
@@ -374,6 +380,26 @@ def stale_worlds(root: Optional[Path] = None) -> list[Path]:
         if folder.name != current: stale.append(folder)
     return stale
 
+# %% ../nbs/04_datasets.ipynb #1c175ee1
+def writes(*entries):
+    """Decorator: the top-level entries an exporter writes in its `out` (names, or one function of its arguments, defaults
+    included, returning them), so that `checked_exporter` refuses an `out` where they would replace files of yours first."""
+    def decorator(exporter: Callable) -> Callable:
+        exporter.writes_entries = entries[0] if len(entries) == 1 and callable(entries[0]) else tuple(entries)
+        return exporter
+    return decorator
+
+
+def declared_entries(exporter: Callable, arguments: dict) -> list[str]:
+    "The entries `exporter` declares with `writes` for `arguments` (its defaults filled in); none when it declares nothing."
+    import inspect
+    declared = getattr(exporter, "writes_entries", ())
+    if callable(declared):
+        bound = inspect.signature(exporter).bind_partial(**arguments)
+        bound.apply_defaults()
+        declared = declared(bound.arguments)
+    return [str(name) for name in declared]
+
 # %% ../nbs/04_datasets.ipynb #3e56c80b
 def _positive_or_none(name: str, value, exporter: str):
     "`value` if it is None or a whole number ≥ 1, else an `InputValidationError` naming argument and exporter."
@@ -412,6 +438,7 @@ def checked_exporter(exporter: Callable) -> Callable:
         for argument in ("n", "size"): _positive_or_none(argument, arguments.get(argument), name)
         if "seed" in arguments: check_seed(arguments["seed"], f"{name}: seed")
         out = _writable_folder(arguments["out"], name)
+        refuse_foreign_entries(out, declared_entries(exporter, arguments))   # before anything renders (`writes`)
         with staged_export(out) as staging: result = exporter(**{**arguments, "out": staging})
         return _relocated(result, staging, out)
     checked.checks_arguments = True

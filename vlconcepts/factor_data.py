@@ -18,7 +18,7 @@ import torch
 from .cache import dataset_fingerprint
 from .core import (DatasetFormatError, InputValidationError, atomic_path, data_dir,
                              get_logger, is_whole_number, pick_device, progress)
-from .datasets import DatasetEntry, DatasetPart, checked_exporter, register_dataset
+from .datasets import DatasetEntry, DatasetPart, checked_exporter, register_dataset, writes
 from .render import render_scenes
 from .scenes import Camera, Light, Scene, SceneObject, Vocabulary, resting_object
 
@@ -238,6 +238,7 @@ def _export_plan(names, sizes, n, seed, factor_grid, size, chunk_size) -> tuple[
 
 
 @checked_exporter                                             # n, size, seed and `out` checked as for the registry's worlds
+@writes(lambda arguments: [dsprites_filename(64 if arguments["size"] is None else int(arguments["size"]))])
 def export_dsprites(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     factor_grid: Mapping[str, Sequence[int]] | None = None, chunk_size: int = 8192,
                     device: str = "cpu") -> Path:
@@ -454,6 +455,7 @@ def draw_3dshapes(factor_classes, size: int = 64, device: str = "cpu", batch_siz
 
 # %% ../nbs/04d_factor_data.ipynb #a29430a0
 @checked_exporter
+@writes(SHAPES3D_FILENAME)
 def export_3dshapes(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     factor_grid: Mapping[str, Sequence[int]] | None = None, chunk_size: int = 1024,
                     device: str = "cpu") -> Path:

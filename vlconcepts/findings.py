@@ -379,12 +379,17 @@ class Cause:
     support: tuple = ()
 
     def stated(self, folder: Path | None = None) -> str | None:
-        "The cause with the tables it points to, or None when the repository does not show it (now)."
+        """The cause with the tables it points to, or None when the repository does not show it (now); a support whose
+        weakest margin is not firm across hosts (`firm_across_hosts`) is said to be so."""
         if any(read_result_table(t, folder) is None for t in self.tables): return None
-        if self.support and combine_verdicts(c.judge(folder)[0] for c in self.support) != HOLDS: return None
-        return f"{self.text} (tables: {', '.join(self.tables)})"
+        judged = [(c, *c.judge(folder)) for c in self.support]
+        if judged and combine_verdicts(v for _, v, _, _ in judged) != HOLDS: return None
+        margin = min((verdict_margin(a, b, c.op, c.min_gap) for c, _, a, b in judged), default=math.inf)
+        shaky = "" if firm_across_hosts(margin) is not False else (f"; its support is not firm across hosts (margin {margin:.2f}): "
+                                                                    "another machine's rebuild may not show it")
+        return f"{self.text} (tables: {', '.join(self.tables)}{shaky})"
 
-
+# %% ../nbs/60_findings.ipynb #04e6fd8d
 @dataclass(frozen=True)
 class Finding:
     "A paper's headline finding: id, lens, claim, the paper's values as printed and where, the predicate (checks), an optional cause."
@@ -413,7 +418,7 @@ def format_measure(m: Measure | None) -> str:
     if m is None or math.isnan(m.mean): return "–"
     text = f"{m.mean:.3g}" if abs(m.mean) >= 1e-3 or m.mean == 0 else f"{m.mean:.2e}"
     if not math.isnan(m.se) and m.se > 0: text += f" ± {m.se:.2g}"
-    return text + (f" ({m.n} seeds)" if m.n else "")
+    return text + (f" ({m.n} seeds)" if m.n and m.se > 0 else "")   # seeds that all gave one value: no spread to show
 
 
 def _on_intervals(term) -> bool:
@@ -445,7 +450,8 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
     if all(_on_intervals(t) for c in finding.checks for t in (c.a, c.b) if not isinstance(t, (int, float))):
         basis = basis.replace("seed spread", "95% interval")      # a bootstrap interval read as a standard error; one of width 0 is none
     if basis == "one run (minimum gap)" and all(c.min_gap == 0 for c in finding.checks):
-        basis = "the table's own test (a p-value against its level: no spread to weigh, margin ±inf)"
+        basis = ("the table's own test (a p-value against its level: no spread to weigh, margin ±inf; 'firm' rests on the trials "
+                 "behind it, the same on both host kinds compared (benchmarks/findings_across_hosts.py), not on a margin)")
     basis += f"; {finding.note}" if finding.note and basis else finding.note
     tables = sorted(set().union(*(_tables_of(c.a) | _tables_of(c.b) for c in finding.checks)))
     if result == HOLDS: why = ""
@@ -455,8 +461,9 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
     else: why = finding.stated_cause(folder) or "not explained"
     if result == INCONCLUSIVE and (few := sorted({m.items for _, v, a, b in judged if v == INCONCLUSIVE for m in (a, b)
                                                    if m is not None and 0 < m.items < MIN_ITEMS})):
-        why = (f"too few items: a side rests on {few[0]} per seed (fewer than {MIN_ITEMS}), so no verdict, and no cause is named "
-               "(its evidence would rest on the same few items)")
+        why = (f"too few items: a side counts {few[0]} per seed (fewer than {MIN_ITEMS}; a mean of k cells counts k × its smallest "
+               "cell's items, as one item there moves it by 1/(k·n)), so no verdict, and no cause is named (its evidence would rest on "
+               "the same few items)")
     return {"id": finding.id, "lens": finding.lens, "finding": finding.claim, "paper": f"{finding.paper} ({finding.source})",
             "ours": ours, "holds?": result, "if not: cause": why, "basis": basis, "margin": round(margin, 2),
             "firm across hosts?": {True: "yes", False: "no", None: ""}[firm_across_hosts(margin)], "tables": ", ".join(tables)}
@@ -546,7 +553,7 @@ COMPMAP_FINDINGS = (
             "8.0 vs 4.0", f"{_YUN}, Table A8, ViT-L/14-336px vs ResNet50, Test AUC k=1",
             (Check(compmap_cell("compmap_tableA8", r"ToyCLIP-w32-Prim|CLIP-ViT-L/14-336px-Prim"), ">", compmap_cell("compmap_tableA8", r"ToyCLIP-w8-Prim|CLIP-ResNet50-Prim")),), paper_ref=('compmap', 'tableA8', 'CLIP-ViT-L/14-336px-Prim', 'Test AUC k=1'),
             note="the seeds are the composition model's; in the tiny profile each size is one ToyCLIP trained 60 steps (near the floor: "
-                 "Prim test AUC about 1-2), so this is weak evidence about model size"),
+                 "Prim test AUC below 2), so this is weak evidence about model size"),
 )
 
 # %% ../nbs/60_findings.ipynb #f84825ae
@@ -558,7 +565,8 @@ def binding_cell(table: int, model: str, column: str = "gen") -> Cell:
 _LEWIS = "Lewis et al. 2024"
 CLIP_FT_UNDERFITS = Cause(
     "CLIP-FT never fits its training set, so there is nothing to overfit: its train accuracy stays within 5 points of frozen CLIP's (the "
-    "paper's CLIP-FT reaches 86.91). The tiny run fine-tunes 5 epochs (the paper: 20) at the paper's learning rate 1e-7, which barely moves ToyCLIP",
+    "paper's CLIP-FT reaches 86.91). The tiny run fine-tunes 5 epochs (the paper: 20) at the paper's learning rate 1e-7, which leaves its "
+    "train accuracy close to frozen CLIP's",
     ("binding_table4",), support=(Check(Diff(binding_cell(4, "CLIP-FT", "train"), binding_cell(4, "CLIP", "train")), "<", 5.0, min_gap=0),))
 
 # %% ../nbs/60_findings.ipynb #b1b4e2f5
