@@ -538,13 +538,14 @@ def path_note(text: str, path: Path, key: str) -> Optional[str]:
         f"; where to get it: {where})" if where else ")")
 
 
-def word_source_notes(sources, root: Optional[Path] = None) -> list[str]:
+def word_source_notes(sources, root: Optional[Path] = None, folder: Optional[Path] = None) -> list[str]:
     """Doctor's notes on what a profile's `word_sources` reads and is not there: the kind's files under `root` (default
-    `$VLCONCEPTS_DATA`) or the path a source names (`compmap.word_vector_files`), each with where to get it."""
+    `$VLCONCEPTS_DATA`) or the path a source names (`compmap.word_vector_files`; a relative one from `folder`, the notebook's,
+    where its kernel runs), each with where to get it."""
     from vlconcepts.compmap import WORD_VECTOR_SOURCES, word_vector_files
     notes = []
     for source in _profile_strings(sources):
-        try: files = word_vector_files(source, root)
+        try: files = [f if f.is_absolute() else Path(folder or ".").resolve() / f for f in word_vector_files(source, root)]
         except VLConceptsError as e: notes.append(f"dataset word-vectors: {source} (expected a known word source: {e})"); continue
         if not files or any(f.is_file() for f in files): continue
         kind, _, path = source.partition(":")
@@ -583,7 +584,7 @@ def experiment_readiness(notebook: Path, profile: str = "paper", root: Optional[
                            f"where to get it: {entries[named[0]].where})")
         elif not named and (note := path_note(text, path, key)): missing.append(note)
     missing = [dataset_note(n, base) for n in sorted(needed) if not entries[n].present(base)] + missing
-    missing += word_source_notes(overrides.get("word_sources", []), base)   # the files it names, or its kinds' files
+    missing += word_source_notes(overrides.get("word_sources", []), base, Path(notebook).resolve().parent)   # named files, or its kinds' 
     if not needed and any(k.endswith("source") and v in ("real", "release") for k, v in overrides.items()):
         missing.append("it reads real data, but which dataset is not declared: add it to vlconcepts.cli.PAPER_DATASETS")
     notes = []

@@ -15,7 +15,7 @@ import torch
 from scipy import stats
 
 from .cache import FeatureCache, cached_activations, cached_image_features, cached_text_features
-from .caption_data import (IMCAPS_TYPES, ImageCaptionPairs, differing_words, export_controlled_imcaps,
+from .caption_data import (IMCAPS_TYPES, ImageCaptionPairs, differing_words, export_controlled_imcaps, imcaps_files,
                                      load_controlled_imcaps, read_pair_records)
 from .datasets import cached_world
 from .core import (DatasetFormatError, InputValidationError, VLConceptsError, check_seed, data_path, get_logger,
@@ -26,8 +26,7 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'SCORES', 'PROMPT_TYPE', 'PAIR_KEYS', 'pair_scores', 'score_frame', 'bootstrap_interval', 'category_summary',
            'compare_models', 'imcaps_world', 'controlled_imcaps_data', 'pair_similarities', 'em_by_category',
-           'caption_em_by_type', 'em_link_table', 'instance_check', 'check_pair_records', 'pairs_file',
-           'load_user_pairs']
+           'caption_em_by_type', 'em_link_table', 'instance_check', 'check_pair_records', 'load_user_pairs']
 
 # %% ../nbs/42_controlled_imcaps.ipynb #d2fb4c8f
 def pair_scores(sim) -> dict[str, np.ndarray]:
@@ -206,25 +205,15 @@ def check_pair_records(content, file: Path, image_root: Path) -> None:
         if absent: raise DatasetFormatError(f"{where}: image(s) {absent} not found under {image_root}.")
 
 
-def pairs_file(path: Path) -> Path:
-    "The pairs file `path` names: itself, or in a folder its pairs.json, else the public temporal.json, else its only .json file."
-    if not path.is_dir(): return path
-    for name in ("pairs.json", "temporal.json"):
-        if (path / name).is_file(): return path / name
-    found = sorted(p.name for p in path.glob("*.json"))
-    if len(found) > 1: raise DatasetFormatError(f"{path}: a folder of {len(found)} JSON files ({', '.join(found[:4])}"
-                                                f"{', …' * (len(found) > 4)}) and no pairs.json or temporal.json; name the pairs file itself.")
-    return path / (found[0] if found else "pairs.json")
-
-
 def load_user_pairs(path: str | Path, image_root: str | Path | None = None) -> ImageCaptionPairs:
-    """Read a user's ControlledImCaps pairs JSON (ours, or the public temporal.json; a folder: `pairs_file`), checked; images
-    relative to `image_root` (default: its folder)."""
-    file = pairs_file(data_path(path))    # '$VLCONCEPTS_DATA/…' follows the data root
-    if not file.is_file():
-        raise DatasetFormatError(f"{file}: no such pairs file; write one in the ControlledImCaps JSON format "
+    """Read a user's ControlledImCaps pairs JSON (ours, or the public temporal.json; a folder: its pairs.json, else every
+    file named after a type, as the release's loader reads it: `caption_data.imcaps_files`), checked; images relative to
+    `image_root` (default: the files' folder)."""
+    path = data_path(path)                # '$VLCONCEPTS_DATA/…' follows the data root
+    if not path.exists():
+        raise DatasetFormatError(f"{path}: no such pairs file; write one in the ControlledImCaps JSON format "
                                  "({'pairs': [{'type', 'image_0', 'caption_0', 'image_1', 'caption_1'}, ...]}).")
-    records = read_pair_records(file)     # ours ({'pairs': [...]} or a bare list) or reporting_bias's temporal.json
-    root = data_path(image_root) if image_root is not None else file.parent
-    check_pair_records({"pairs": records}, file, root)
-    return load_controlled_imcaps(file, check_images=False, image_root=root)   # its fingerprint reads these images
+    files = imcaps_files(path)            # a file: itself; a folder: its pairs.json, else temporal.json, verb-1.json, … each
+    root = data_path(image_root) if image_root is not None else files[0].parent
+    for file in files: check_pair_records({"pairs": read_pair_records(file)}, file, root)   # ours or reporting_bias's format
+    return load_controlled_imcaps(path, check_images=False, image_root=root)   # its fingerprint reads these images

@@ -29,16 +29,16 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['KERNEL_NAMES', 'PROFILE_THREADS', 'PROFILES', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS', 'import_torchvision',
-           'guard_torchvision_import', 'data_dir', 'cache_dir', 'data_root_relative', 'data_path',
+__all__ = ['KERNEL_NAMES', 'CHECKED_MARK', 'PROFILE_THREADS', 'PROFILES', 'LOG_LEVELS', 'DRY_RUN_LABEL', 'PAPER_NUMBERS',
+           'import_torchvision', 'guard_torchvision_import', 'data_dir', 'cache_dir', 'data_root_relative', 'data_path',
            'restored_environment', 'VLConceptsError', 'ModelSpecError', 'DatasetFormatError', 'InputValidationError',
            'DatasetNotFound', 'string_list', 'repo_root', 'profile_outputs', 'output_root', 'figures_dir', 'tables_dir',
-           'value_fits', 'check_parameter_types', 'known_profiles', 'use_profile', 'is_whole_number', 'check_seed',
-           'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device', 'progress_bar_class', 'progress',
-           'get_logger', 'quiet_root_logger', 'told_once', 'atomic_write', 'atomic_path', 'folder_size',
-           'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference', 'OwnData', 'record_own_data',
-           'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure', 'save_table', 'paper_tables',
-           'paper_table']
+           'undeclared_parameters', 'value_fits', 'check_parameter_types', 'known_profiles', 'use_profile',
+           'is_whole_number', 'check_seed', 'seed_everything', 'torch_generator', 'isolated_torch_rng', 'pick_device',
+           'progress_bar_class', 'progress', 'get_logger', 'quiet_root_logger', 'told_once', 'atomic_write',
+           'atomic_path', 'folder_size', 'scratch_folder', 'markdown_table', 'OwnDataWarning', 'StatisticDifference',
+           'OwnData', 'record_own_data', 'own_data', 'forget_own_data', 'own_data_note', 'run_label', 'save_figure',
+           'save_table', 'paper_tables', 'paper_table']
 
 # %% ../nbs/00_core.ipynb #70703933
 _TORCHVISION_SCHEMAS = {  # the operators torchvision registers fake kernels for at import time
@@ -189,6 +189,9 @@ class DatasetNotFound(VLConceptsError, FileNotFoundError):
             f"(Real datasets are read from $VLCONCEPTS_DATA, currently {data_dir()}; "
             f"`vlconcepts world export` writes a synthetic stand-in in the same layout.)")
 
+    def __reduce__(self):                 # pickled (a worker process's error) with its own arguments, not the message
+        return type(self), (self.name, self.expected_layout, self.where_to_get, self.path)
+
 # %% ../nbs/00_core.ipynb #ae2d420c
 def string_list(values, what: str = "texts") -> list[str]:
     "`values` as a list of strings; one string alone (it would be read as its letters) or a non-string item is refused."
@@ -242,6 +245,24 @@ def tables_dir() -> Path:
     path.mkdir(parents=True, exist_ok=True)
     return path
 
+# %% ../nbs/00_core.ipynb #38e41246
+KERNEL_NAMES = ("In", "Out")   # plain data IPython itself puts in a notebook's globals
+CHECKED_MARK = "__vlconcepts_parameters_checked__"   # in a notebook's globals once `use_profile` has checked them
+
+
+def undeclared_parameters(namespace: dict) -> list[str]:
+    """Plain values in `namespace` (a notebook's globals) that its parameters cell does not declare: what papermill injects
+    for a misspelt `-p` (it only warns). IPython's own names, papermill's `PAPERMILL_*` paths and private names are none;
+    nor is anything once `use_profile` has checked this kernel (a later cell's variables are the notebook's own)."""
+    declared = namespace.get("__annotations__", {})
+    if not declared or namespace.get(CHECKED_MARK): return []
+    try:
+        from IPython import get_ipython
+        hidden = set(getattr(get_ipython(), "user_ns_hidden", None) or ())
+    except ImportError: hidden = set()
+    return [name for name, value in namespace.items() if name not in declared and not name.startswith(("_", "PAPERMILL_"))
+            and name not in (*KERNEL_NAMES, *hidden) and isinstance(value, (bool, int, float, str, list, dict, tuple, type(None)))]
+
 # %% ../nbs/00_core.ipynb #801d4806
 def value_fits(value, kind: type) -> bool:
     "Whether `value` is of type `kind` as a parameter declared `kind` reads it: an int fits a float, a bool never fits an int."
@@ -249,22 +270,18 @@ def value_fits(value, kind: type) -> bool:
     return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
 
 
-KERNEL_NAMES = ("In", "Out")   # plain data IPython itself puts in a notebook's globals
-
-
 def check_parameter_types(namespace: dict) -> dict:
     """`namespace` (a notebook's `globals()`) if each name its `__annotations__` declares as a type (int, float, str, bool,
     list, dict, ...) holds a value of that type (an int for a float too, never a bool for an int), else an error naming each.
     A value no annotation declares (papermill's `-p epoch 3` for `epochs`: it only warns, and runs the default) is an error."""
     builtin = {kind.__name__: kind for kind in (int, float, str, bool, list, dict, tuple)}
-    declared = namespace.get("__annotations__", {})
-    unknown = [name for name, value in namespace.items() if declared and name not in declared and not name.startswith("_")
-               and name not in KERNEL_NAMES and isinstance(value, (bool, int, float, str, list, dict, tuple, type(None)))]
+    declared, unknown = namespace.get("__annotations__", {}), undeclared_parameters(namespace)
     if unknown:
         close = {name: difflib.get_close_matches(name, list(declared), n=1) for name in unknown}
         raise InputValidationError("Parameters this notebook does not declare: " + ", ".join(
             f"{name!r}" + (f" (did you mean {close[name][0]!r}?)" if close[name] else "") for name in unknown) +
-            f". papermill only warns of them and runs the defaults; its parameters cell declares {sorted(declared)}.")
+            f". papermill only warns of them and runs the defaults; its parameters cell declares {sorted(declared)}. (Run by hand: a "
+            "variable left by an earlier run counts too; restart the kernel.)")
     wrong = []
     for name, kind in namespace.get("__annotations__", {}).items():
         kind = builtin.get(kind, kind) if isinstance(kind, str) else kind
@@ -296,7 +313,7 @@ def use_profile(profile: str, parameters: Optional[dict] = None) -> str:
     """Route this process's figures and tables to `profile`'s folder and label (`output_root`) and run it on the profile's
     threads (`PROFILE_THREADS`: torch's, BLAS's and OpenMP's pools, and what it starts), as `vlconcepts rebuild` does;
     `parameters` (the notebook's `globals()`) are checked against their declared types first (`check_parameter_types`)."""
-    if parameters is not None: check_parameter_types(parameters)
+    if parameters is not None: check_parameter_types(parameters)[CHECKED_MARK] = True   # a re-run in this kernel: types only
     profile_outputs(profile, Path("/"))                        # checks the name
     if profile not in (known := known_profiles()):              # a typo ('smok') would write results/smok without a word
         close = difflib.get_close_matches(profile, known, n=1)

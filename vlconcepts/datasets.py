@@ -391,8 +391,10 @@ def writes(*entries):
 
 
 def declared_entries(exporter: Callable, arguments: dict) -> list[str]:
-    "The entries `exporter` declares with `writes` for `arguments` (its defaults filled in); none when it declares nothing."
+    """The entries `exporter` declares with `writes` for `arguments` (its defaults filled in; a registered world's fixed
+    keywords too: `exports` wraps it in a `partial`); none when it declares nothing."""
     import inspect
+    while isinstance(exporter, partial): exporter, arguments = exporter.func, {**exporter.keywords, **arguments}
     declared = getattr(exporter, "writes_entries", ())
     if callable(declared):
         bound = inspect.signature(exporter).bind_partial(**arguments)
@@ -577,6 +579,9 @@ class MissingImages(DatasetNotFound):
     def __init__(self, missing: int, named: int, error: DatasetNotFound):
         self.missing, self.named = missing, named
         super().__init__(error.name, error.expected_layout, error.where_to_get, error.path)
+
+    def __reduce__(self):
+        return MissingImages, (self.missing, self.named, DatasetNotFound(self.name, self.expected_layout, self.where_to_get, self.path))
 
 
 def keep_present_images(dataset: str, source: Path, paths: list, *columns, missing_images: str = "error") -> tuple:

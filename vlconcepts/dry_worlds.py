@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -23,8 +24,8 @@ logger = get_logger(__name__)
 
 # %% auto #0
 __all__ = ['logger', 'RELEASE_SIZES', 'MINIMUM_SIZES', 'WORD_VECTOR_FILES', 'DRY_TARGETS', 'BINDING_MARKERS', 'DRY_PROFILES',
-           'dry_sizes', 'mac_release_metadata', 'coco_style_image_paths', 'write_word_vectors', 'export_dry_data',
-           'export_dry_dataset', 'dry_settings', 'dry_data_root', 'use_dry_data']
+           'dry_sizes', 'mac_release_metadata', 'coco_style_image_paths', 'write_word_vectors', 'manifest_settings',
+           'export_dry_data', 'export_dry_dataset', 'dry_settings', 'dry_data_root', 'use_dry_data']
 
 # %% ../nbs/04h_dry_worlds.ipynb #b3807e89
 RELEASE_SIZES = {  # exporter or file -> (items in the real release, the unit, where the count comes from)
@@ -149,14 +150,21 @@ def _exported(root: Path, name: str) -> bool:
     return dataset_entry(DRY_TARGETS[name][1]).present(root)
 
 
+def manifest_settings(fraction: float, seed: int, image_size: int) -> dict:
+    "What a dry tree's `dry.json` records: its settings and every dataset's size at them (`dry_sizes`), so a change of sizes shows."
+    return {"fraction": fraction, "seed": seed, "image_size": image_size, "sizes": dry_sizes(fraction)}
+
+
 def _check_manifest(root: Path, settings: dict) -> Path:
     "Write `root/dry.json` for `settings`, or check that the one there matches; returns its path."
     manifest = root / "dry.json"
     if manifest.is_file():
         old = json.loads(manifest.read_text())
-        if {k: old.get(k) for k in settings} != settings:
-            raise InputValidationError(f"{root} holds a dry export with other settings ({ {k: old.get(k) for k in settings} }, "
-                                       f"asked {settings}): remove it or choose another root.")
+        if differ := {k: (old.get(k), v) for k, v in settings.items() if old.get(k) != v}:
+            if "sizes" in differ and isinstance(old.get("sizes"), dict):   # name the datasets whose size changed, not both tables
+                differ["sizes"] = {n: (old["sizes"].get(n), m) for n, m in settings["sizes"].items() if old["sizes"].get(n) != m}
+            raise InputValidationError(f"{root} holds a dry export with other settings (there, asked: {differ}; a tree from before "
+                                       "its datasets' sizes were recorded has none): remove it or choose another root.")
     else:
         root.mkdir(parents=True, exist_ok=True)
         with atomic_write(manifest, "w") as f: json.dump(settings, f, indent=1)
@@ -185,7 +193,7 @@ def export_dry_data(root: Path, fraction: float = 1.0, seed: int = 0, image_size
     _register_exporters()
     root, names = Path(root), list(DRY_TARGETS) if only is None else list(only)
     sizes = dry_sizes(fraction, names + ["fasttext", "word2vec"])
-    _check_manifest(root, {"fraction": fraction, "seed": seed, "image_size": image_size})
+    _check_manifest(root, manifest_settings(fraction, seed, image_size))
     exporters = world_exporters()
     with _exporting(root):                               # kernels side by side take turns; the second finds it written
         for name in names:
@@ -238,10 +246,12 @@ def dry_data_root(profile: str = "dry", root: Optional[Path] = None, eager: bool
     """The synthetic data tree of a dry profile (default under the cache: `dry-data/<settings>`), every dataset written
     now (`eager`, once per settings) or only its `dry.json` (each dataset then written when first read)."""
     s = dry_settings(profile)
-    root = Path(root) if root else cache_dir() / "dry-data" / f"fraction{s['fraction']:g}-seed{s['seed']}-{s['image_size']}px"
+    settings = manifest_settings(s["fraction"], s["seed"], s["image_size"])
+    digest = hashlib.sha256(json.dumps(settings["sizes"], sort_keys=True).encode()).hexdigest()[:8]   # other sizes: another tree
+    root = Path(root) if root else cache_dir() / "dry-data" / f"fraction{s['fraction']:g}-seed{s['seed']}-{s['image_size']}px-{digest}"
     if eager: return export_dry_data(root, s["fraction"], s["seed"], s["image_size"])
     root.mkdir(parents=True, exist_ok=True)
-    _check_manifest(root, {"fraction": s["fraction"], "seed": s["seed"], "image_size": s["image_size"]})
+    _check_manifest(root, settings)
     return root
 
 
