@@ -27,9 +27,10 @@ __all__ = ['BINDING_COLORS', 'BINDING_SHAPES', 'BINDING_RELATIONS', 'BINDING_SPL
            'BINDING_REL_HELD_OUT', 'BINDING_FOLDERS', 'BINDING_LABEL_FILES', 'BINDING_WHERE', 'CSV_COLUMNS',
            'BINDING_DATASET', 'BINDING_SPLIT_FRACTIONS', 'BINDING_DEFAULT_N', 'BINDING_FILE_STEM', 'TABLE1_ROWS',
            'SAMPLES_PER_IMAGE', 'PAPER_IMAGES', 'object_labels', 'relational_labels', 'binding_split', 'converse',
-           'single_object_distractors', 'two_object_distractors', 'relational_distractors', 'BindingDataset',
-           'binding_layout', 'binding_image_dir', 'write_binding_labels', 'binding_parts', 'load_binding',
-           'binding_scene', 'scene_true_labels', 'plan_binding', 'binding_rows', 'export_binding', 'world_images']
+           'single_object_distractors', 'two_object_distractors', 'relation_triple_problem', 'relational_distractors',
+           'BindingDataset', 'binding_layout', 'binding_image_dir', 'write_binding_labels', 'binding_parts',
+           'load_binding', 'binding_scene', 'scene_true_labels', 'plan_binding', 'binding_rows', 'export_binding',
+           'world_images']
 
 # %% ../nbs/04a_binding_data.ipynb #eb49eb37
 BINDING_COLORS = COLOR_NAMES  # the official index order: blue, brown, cyan, gray, green, purple, red, yellow
@@ -87,8 +88,19 @@ def two_object_distractors(positive: str, other: str, rng: np.random.Generator, 
     return hard + [pool[i] for i in rng.choice(len(pool), size=k - 2, replace=False)]
 
 
+def relation_triple_problem(triple: str) -> str | None:
+    "What keeps `triple` from being a relational label `a R b` (two different binding shapes, a known relation), or None."
+    words = str(triple).split()
+    if len(words) != 3: return f"'{triple}' is not a 'subject relation object' triple"
+    a, r, b = words
+    if r not in OPPOSITE_RELATION: return f"'{triple}': relation '{r}' is none of {list(OPPOSITE_RELATION)}"
+    if a == b or not {a, b} <= set(BINDING_SHAPES): return f"'{triple}' needs two different shapes of {list(BINDING_SHAPES)}"
+    return None
+
+
 def relational_distractors(positive: str) -> list[str]:
     "Paper §3: `a R b` -> [b R a, a S b, a R c, c R b] (S opposite of R, c the third shape)."
+    if problem := relation_triple_problem(positive): raise InputValidationError(problem + " (the distractors need the third shape and the opposite relation).")
     a, r, b = positive.split()
     (c,) = [s for s in BINDING_SHAPES if s not in (a, b)]
     s = OPPOSITE_RELATION[r]
@@ -190,6 +202,8 @@ def _read_binding_csv(path: Path) -> list[tuple[str, list[str]]]:
                 raise format_error(path, reader.line_num, f"{len(row)} fields, the header has {len(header)}", ",".join(row))
             file_name, *labels = [row[k].strip() for k in at]
             if not file_name or not all(labels): raise format_error(path, reader.line_num, "empty field", ",".join(row))
+            if labels[0] in labels[1:]: raise format_error(path, reader.line_num, f"the true label '{labels[0]}' is also one of its "
+                                                           "negatives, so it would tie with itself: a negative must differ from pos", ",".join(row))
             rows.append((file_name, labels))
     return rows
 
@@ -204,7 +218,9 @@ def _read_binding_json(path: Path) -> list[tuple[str, list[str], list[str]]]:
     for name, entry in data.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("pos"), list):
             raise format_error(path, 1, f"entry '{name}' must be {{'pos': [triples], 'neg': [triples]}}")
-        for t in entry["pos"] + list(entry.get("neg", [])):
+        for t in entry["pos"]:                              # the distractors are built from each true triple
+            if problem := relation_triple_problem(t): raise format_error(path, 1, f"entry '{name}': {problem}")
+        for t in entry.get("neg", []):
             if len(str(t).split()) != 3: raise format_error(path, 1, f"entry '{name}': '{t}' is not a 'subject relation object' triple")
         out.append((name, list(entry["pos"]), list(entry.get("neg", []))))
     return out

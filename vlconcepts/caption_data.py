@@ -349,6 +349,12 @@ def _pairs_from_reporting_bias(records: list, file: Path) -> list[dict]:
         for key in ("filename", "caption_options", "gold_index"):
             if key not in first or key not in second: raise DatasetFormatError(f"{file}: record {k} lacks key '{key}'.")
         captions, kind = first["caption_options"], first.get("type", file.stem)
+        if second["caption_options"] != captions or second.get("type", file.stem) != kind:
+            what = (f"caption_options differ ({captions!r} / {second['caption_options']!r})" if second["caption_options"] != captions
+                    else f"types differ ({kind!r} / {second.get('type', file.stem)!r})")
+            raise DatasetFormatError(f"{file}: records {k} and {k + 1} should be one pair, but their {what}; a pair's two records "
+                                     "stand one after the other with the same two captions, so a record dropped or moved shifts "
+                                     "every later pair: restore the file as released.")
         if len(captions) != 2: raise DatasetFormatError(f"{file}: record {k} has {len(captions)} caption options; a ControlledImCaps pair "
                                                         "has two (of reporting_bias's benchmarks, temporal.json holds pairs; spatial.json does not).")
         if kind not in IMCAPS_TYPES: raise DatasetFormatError(

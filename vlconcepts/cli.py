@@ -793,8 +793,11 @@ def report_folders(profile: str, root: Path, out: Optional[Path] = None, runs_di
     `reports/` under `core.profile_outputs`: the committed `reports/` for tiny only, `results/<profile>/reports/` else), its
     executed notebook to `runs_dir` (default: `runs/reports/` for tiny, `runs/<profile>/reports/` else; `out` when given)."""
     runs = Path(root) / "runs" / ("reports" if profile == "tiny" else f"{profile}/reports")
-    return (Path(out or profile_outputs(profile, root) / "reports").resolve(),
-            Path(runs_dir or (runs if out is None else out)).resolve())
+    folders = (Path(out or profile_outputs(profile, root) / "reports").resolve(), Path(runs_dir or (runs if out is None else out)).resolve())
+    for folder, option in zip(folders, ("--out", "its runs folder")):
+        if folder.exists() and not folder.is_dir():
+            raise VLConceptsError(f"{option} {folder} is a file, not a folder: it names the folder the report is written to.")
+    return folders
 
 # %% ../nbs/90_cli.ipynb #b5cccfb0
 def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto", out: Optional[Path] = None,

@@ -148,6 +148,17 @@ def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_r
                                  f"needs one line per attribute. The file looks truncated: re-download CUB_200_2011 or re-export it.")
     return present, certainty
 
+# %% ../nbs/04c_cub_data.ipynb #dbfae5b3
+def _attribute_names(rows: list[list], path: Path) -> list[str]:
+    """The `group::value` names of attributes.txt's `[id, name]` rows, by id: image_attribute_labels.txt names attributes by
+    id, so the ids must be 1..n, each once (in any line order)."""
+    by_id = dict(rows)                                   # `_read_id_table` has already refused an id listed twice
+    if sorted(by_id) != list(range(1, len(rows) + 1)):
+        odd = sorted(set(by_id) - set(range(1, len(rows) + 1)))
+        raise DatasetFormatError(f"{path}: attribute ids must be 1..{len(rows)}, one per line (image_attribute_labels.txt "
+                                 f"refers to them by id), but ids {odd[:5]} are outside that range: restore the file as released.")
+    return [by_id[i] for i in range(1, len(rows) + 1)]
+
 # %% ../nbs/04c_cub_data.ipynb #03f5d375
 @CUB_DATASET.loads
 def load_cub(root: Optional[Path] = None, missing_images: str = "error") -> CubDataset:
@@ -176,7 +187,7 @@ def load_cub(root: Optional[Path] = None, missing_images: str = "error") -> CubD
     if bad: raise DatasetFormatError(f"{cub / 'image_class_labels.txt'}: images {bad[:5]} have class ids not in classes.txt")
     present, certainty = _read_attribute_labels(need("attributes/image_attribute_labels.txt"), len(images), len(attributes),
                                                 {i: k for k, i in enumerate(image_ids)})
-    names = [name for _, name in attributes]
+    names = _attribute_names(attributes, attr_file)
     paths, image_ids, classes_of, present, certainty = keep_present_images(
         "cub", cub / "images.txt", [cub / "images" / p for _, p in images], image_ids,
         np.asarray([class_index[labels[i]] for i in image_ids]), present, certainty, missing_images=missing_images)

@@ -41,10 +41,11 @@ __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_
 
 # %% ../nbs/04_datasets.ipynb #94c738fc
 def _found(root: Path, path: str) -> bool:
-    "Whether `path` is under `root`: 'x/' a folder that holds something, a glob pattern a non-empty file it matches, else a non-empty file."
+    """Whether `path` is under `root`: 'x/' a folder that holds something (not only hidden files such as .DS_Store), a glob
+    pattern a non-empty file it matches, else a non-empty file."""
     if path.endswith("/"):
         folder = root / path
-        return folder.is_dir() and next(folder.iterdir(), None) is not None
+        return folder.is_dir() and any(not entry.name.startswith(".") for entry in folder.iterdir())
     matches = root.glob(path) if any(c in path for c in "*?[") else [root / path]
     return any(p.is_file() and p.stat().st_size > 0 for p in matches)
 
@@ -146,8 +147,16 @@ def present(self: DatasetEntry, root: Optional[Path] = None) -> bool:
     return not self.missing_parts(root)
 
 
+# %% ../nbs/04_datasets.ipynb #a87a36ad
+def _empty_file(root: Path, part: DatasetPart) -> Optional[str]:
+    "The first of `part`'s paths that stands under `root` as an empty file (an interrupted download or copy), else None."
+    return next((p for p in part.paths if not any(c in p for c in "*?[") and (root / p).is_file() and not (root / p).stat().st_size), None)
+
+
 def _shown(root: Path, part: DatasetPart) -> str:
-    "A missing part in words: itself, or the absent folder below the dataset's own that would hold it (named once for all it holds)."
+    """A missing part in words: an empty file it names, itself, or the absent folder below the dataset's own that would hold
+    it (named once for all it holds)."""
+    if empty := _empty_file(root, part): return f"{empty} (empty: an interrupted download or copy; fetch it again)"
     first = Path(part.paths[0]).parts
     for k in range(2, len(first)):
         if all(Path(p).parts[:k] == first[:k] for p in part.paths) and not (root / Path(*first[:k])).exists():
@@ -163,7 +172,8 @@ def status(self: DatasetEntry, root: Optional[Path] = None) -> str:
     root = Path(root or data_dir())
     gone = self.missing_parts(root)
     if not gone: return "present"
-    if len(gone) == 1 + sum(self.marker not in part.paths for part in self.parts): return f"missing (expected {root / self.marker})"
+    if len(gone) == 1 + sum(self.marker not in part.paths for part in self.parts) and not any(_empty_file(root, p) for p in gone):
+        return f"missing (expected {root / self.marker})"
     said = list(dict.fromkeys(_shown(root, part) for part in gone))
     return "incomplete: lacks " + ("; ".join(said[:-1]) + " and " if len(said) > 1 else "") + said[-1]
 
@@ -185,11 +195,19 @@ def _export_record(out: Path) -> set[str]:
     except (OSError, ValueError, KeyError, TypeError): return set()
 
 
-def _write_export_record(out: Path, paths: Iterable[str], publishing: Optional[dict] = None):
-    "Write `out`'s `EXPORT_RECORD` listing `paths` (and, while an export moves its entries into `out`, that `publishing`), atomically."
+def _export_owners(out: Path) -> dict[str, str]:
+    "Which export wrote each top-level entry of `out`, as its `EXPORT_RECORD` says (none for a record written before it said)."
+    try: return dict(json.loads((out / EXPORT_RECORD).read_text(encoding="utf-8")).get("owners", {}))
+    except (OSError, ValueError, TypeError, AttributeError): return {}
+
+
+def _write_export_record(out: Path, paths: Iterable[str], publishing: Optional[dict] = None, owners: Optional[dict] = None):
+    """Write `out`'s `EXPORT_RECORD` listing `paths` and the export that wrote each top-level entry (`owners`; and, while an
+    export moves its entries into `out`, that `publishing`), atomically."""
     with atomic_write(out / EXPORT_RECORD, "w", encoding="utf-8") as f:
         json.dump({"about": "every path a vlconcepts export wrote in this folder; an export replaces nothing else",
-                   "written": sorted(paths), **({"publishing": publishing} if publishing else {})}, f, indent=0)
+                   "written": sorted(paths), **({"owners": dict(sorted(owners.items()))} if owners else {}),
+                   **({"publishing": publishing} if publishing else {})}, f, indent=0)
 
 
 def _not_exported(out: Path, names: Iterable[str], written: set[str]) -> list[str]:
@@ -204,8 +222,15 @@ def _not_exported(out: Path, names: Iterable[str], written: set[str]) -> list[st
     return found
 
 # %% ../nbs/04_datasets.ipynb #44c121ac
-def refuse_foreign_entries(out: Path, names: Iterable[str], written: Optional[set[str]] = None):
-    "An error naming what of `out`'s entries `names` no vlconcepts export wrote (not in `written`, default its `EXPORT_RECORD`)."
+def refuse_foreign_entries(out: Path, names: Iterable[str], written: Optional[set[str]] = None, owner: Optional[str] = None):
+    """An error naming what of `out`'s entries `names` no vlconcepts export wrote (not in `written`, default its `EXPORT_RECORD`),
+    or, for an export `owner`, what another export wrote there (a re-export of the same entries replaces its own)."""
+    names = list(names)
+    others = {n: o for n in names if (o := _export_owners(out).get(n)) and owner and o != owner and (out / n).exists()}
+    if others: raise InputValidationError(
+        f"Exporting {owner} into {out} would replace " + "; ".join(f"{', '.join(n for n in others if others[n] == o)} (written by {o})"
+                                                                    for o in dict.fromkeys(others.values())) +
+        ". Nothing was changed. Exports share a folder only when they write different entries: choose another folder (--out).")
     in_the_way = _not_exported(out, names, _export_record(out) if written is None else written)
     if in_the_way:
         shown = ", ".join(in_the_way[:5]) + (f" and {len(in_the_way) - 5} more" if len(in_the_way) > 5 else "")
@@ -215,14 +240,16 @@ def refuse_foreign_entries(out: Path, names: Iterable[str], written: Optional[se
             "(an export made before vlconcepts kept that record counts as not written by one: remove it to export there again).")
 
 # %% ../nbs/04_datasets.ipynb #6bb9f3f0
-def _move_export(staging: Path, out: Path):
+def _move_export(staging: Path, out: Path, owner: Optional[str] = None):
     """Move `staging`'s entries into `out`, replacing entries of the same names only where exports wrote all of them
-    (`EXPORT_RECORD`, updated); anything else in the way is an error naming it, and nothing moves."""
+    (`EXPORT_RECORD`, updated; with `owner`, only where that export wrote them); anything else in the way is an error naming
+    it, and nothing moves."""
     entries, written = sorted(staging.iterdir()), _export_record(out)
-    refuse_foreign_entries(out, [e.name for e in entries], written)
+    refuse_foreign_entries(out, [e.name for e in entries], written, owner)
     if not entries: return
     new, names = {p for e in entries for p in _tree(e, staging)}, {e.name for e in entries}
-    publishing = {"staging": staging.name, "names": sorted(names),     # the record once every entry moved
+    owners = {n: o for n, o in _export_owners(out).items() if n not in names} | ({n: owner for n in names} if owner else {})
+    publishing = {"staging": staging.name, "names": sorted(names), "owners": owners,     # the record once every entry moved
                   "written": sorted(new | {p for p in written if p.split("/")[0] not in names and (out / p).exists()})}
     _write_export_record(out, written | new, publishing)        # while entries move, the record covers the old and the new
     _publish(out, publishing)
@@ -244,7 +271,7 @@ def _publish(out: Path, publishing: dict):
         if not (entry.exists() or entry.is_symlink()): continue               # moved before an interruption
         if (target.exists() or target.is_symlink()) and not (old.exists() or old.is_symlink()): target.rename(old)
         entry.rename(target)
-    _write_export_record(out, publishing["written"])                        # complete: loaders read `out` again
+    _write_export_record(out, publishing["written"], owners=publishing.get("owners"))   # complete: loaders read `out` again
     for old in map(aside, publishing["names"]):
         if _is_folder(old): shutil.rmtree(old)
         elif old.exists() or old.is_symlink(): old.unlink()
@@ -280,8 +307,9 @@ class _StagingAsOut(logging.Filter):
 
 
 @contextmanager
-def staged_export(out: Path):
-    "A fresh staging folder inside `out`; on a clean exit its entries replace those of the same names that exports wrote in `out`."
+def staged_export(out: Path, owner: Optional[str] = None):
+    """A fresh staging folder inside `out`; on a clean exit its entries replace those of the same names that exports (with
+    `owner`: that export) wrote in `out`."""
     _finish_publish(out)                                # an export killed while it moved its entries: before anything is removed
     for stale in out.glob(f"{STAGING_PREFIX}*"):       # left by a killed export (its process is gone)
         pid = stale.name[len(STAGING_PREFIX):].split("-")[0]
@@ -292,7 +320,7 @@ def staged_export(out: Path):
     for handler in handlers: handler.addFilter(as_out)    # "wrote … to <out>/…", not to a folder about to vanish
     try:
         yield staging
-        _move_export(staging, out)
+        _move_export(staging, out, owner)
     finally:                                            # a move begun and interrupted keeps its staged entries (`_finish_publish`)
         if (unfinished_export(out) or {}).get("staging") != staging.name: shutil.rmtree(staging, ignore_errors=True)
         for handler in handlers: handler.removeFilter(as_out)
@@ -440,8 +468,10 @@ def checked_exporter(exporter: Callable) -> Callable:
         for argument in ("n", "size"): _positive_or_none(argument, arguments.get(argument), name)
         if "seed" in arguments: check_seed(arguments["seed"], f"{name}: seed")
         out = _writable_folder(arguments["out"], name)
-        refuse_foreign_entries(out, declared_entries(exporter, arguments))   # before anything renders (`writes`)
-        with staged_export(out) as staging: result = exporter(**{**arguments, "out": staging})
+        entries = declared_entries(exporter, arguments)
+        owner = f"{name} [{', '.join(sorted(entries))}]" if entries else None      # who writes what, kept in the record
+        refuse_foreign_entries(out, entries, owner=owner)                      # before anything renders (`writes`)
+        with staged_export(out, owner) as staging: result = exporter(**{**arguments, "out": staging})
         return _relocated(result, staging, out)
     checked.checks_arguments = True
     return checked
