@@ -198,7 +198,7 @@ def _mit_split_pairs(root: Path) -> dict[str, list[tuple[str, str]]]:
                                      f"them every {split} image is dropped{' and no pair is seen' if split == 'train' else ''}. "
                                      "Re-download the TMN split (compositional_split_natural.tar.gz, github.com/facebookresearch/"
                                      "taskmodularnets) or re-export it (`vlconcepts world export mit-states --out <root>`).")
-        split_pairs_[split] = [(attrs[0], obj) for attrs, obj in lines]
+        split_pairs_[split] = list(dict.fromkeys((attrs[0], obj) for attrs, obj in lines))   # a repeated line: the pair once
     return split_pairs_
 
 
@@ -237,9 +237,9 @@ def mit_split_mismatches(metadata: list, split_pairs_: dict) -> dict[str, list[s
     return out
 
 
-def warn_split_mismatches(mismatches: dict, metadata_path: Path, split_dir: Path):
-    "One `SplitFileWarning` naming the count and the first example of each kind of mismatch, if any."
-    what = {"unlisted": "metadata entries name a pair in no split file (dropped)",
+def warn_split_mismatches(mismatches: dict, metadata_path: Path, split_dir: Path, unlisted: str = "dropped"):
+    "One `SplitFileWarning` naming the count and the first example of each kind of mismatch, if any (`unlisted`: their fate)."
+    what = {"unlisted": f"metadata entries name a pair in no split file ({unlisted})",
             "train_unseen": "training images have a pair that train_pairs.txt does not list (a CZSL run refuses them)"}
     parts = [f"{len(v)} {what[k]}, first {v[0]}" for k, v in mismatches.items() if v]
     if parts: warnings.warn(f"{metadata_path} and the split files in {split_dir} disagree: " + "; ".join(parts) + ". A spelling or "
@@ -257,7 +257,7 @@ def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") 
     metadata_path = require_path(root / MIT_METADATA, "mit-states")
     metadata = _read_mit_metadata(metadata_path)
     known = {p for ps in split_pairs_.values() for p in ps}
-    paths, splits, attrs, objs, convention = [], [], [], [], None
+    paths, splits, attrs, objs, convention, first_entry, repeats = [], [], [], [], None, {}, []
     for k, entry in enumerate(metadata):
         if not isinstance(entry, dict) or not {"image", "attr", "obj", "set"} <= set(entry):
             raise DatasetFormatError(f"{metadata_path}: entry {k} must be a dict with keys image, attr, obj, set; got {entry!r:.120}")
@@ -265,8 +265,11 @@ def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") 
     for k, entry in enumerate(metadata):
         attr, obj, split = entry["attr"], entry["obj"], entry["set"]
         if attr == "NA" or split == "NA" or (attr, obj) not in known: continue
+        if first_entry.setdefault(entry["image"], k) != k: repeats.append(entry["image"]); continue   # an image read once
         path, convention = _resolve_mit_image(root, entry["image"], attr, obj, convention)
         paths.append(path); splits.append(_checked_split(metadata_path, k, split)); attrs.append((attr,)); objs.append(obj)
+    if repeats: warnings.warn(f"{metadata_path}: {len(repeats)} entries repeat an earlier entry's image (first: {repeats[0]!r}); "
+                              "each image is read once, with its first entry's labels.", stacklevel=2)
     if not paths:
         raise _no_image_matched(metadata_path, [root / MIT_SPLIT_DIR / f"{s}_pairs.txt" for s in SPLIT_NAMES],
                                 next((f"{a} {o}" for ps in split_pairs_.values() for a, o in ps), None),
@@ -364,6 +367,9 @@ def _mac_records(root: Path, missing_images: str, split_files: dict[Path, list])
         paths.append(root / "images" / r["image"]); splits.append(_checked_split(metadata_path, k, r["set"]))
         attrs.append(tuple(sorted(r["attrs"]))); objs.append(r["obj"])
     label_space = {p for ps in split_files.values() for p in ps}
+    entries = [{"image": r["image"], "attr": a, "obj": r["obj"], "set": r["set"]} for r in records if r["set"] != "NA" for a in r["attrs"]]
+    warn_split_mismatches(mit_split_mismatches(entries, {Path(f).stem.removesuffix("_pairs"): ps for f, ps in split_files.items()}),
+                          metadata_path, Path(next(iter(split_files))).parent, unlisted="kept; a CZSL run cannot score them")
     if not any((a, o) in label_space for a_s, o in zip(attrs, objs) for a in a_s):
         raise _no_image_matched(metadata_path, list(split_files), next((f"{a} {o}" for a, o in sorted(label_space)), None),
                                 next((" ".join([*a_s, o]) for a_s, o in zip(attrs, objs)), None))

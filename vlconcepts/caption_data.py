@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional, Sequence
@@ -385,6 +386,9 @@ def imcaps_files(path: Path) -> list[Path]:
     if path.is_file(): return [path]
     found = [path / name for name in IMCAPS_PAIR_FILES if (path / name).is_file()]
     if not found: raise IMCAPS_DATASET.missing(path, name="ControlledImCaps")
+    if found[0].name == "pairs.json" and len(found) > 1:
+        logger.warning(f"{path}: reading its pairs.json only; {', '.join(f.name for f in found[1:])} beside it are not read "
+                       "(a folder holds one or the other: move them apart to read both)")
     return found[:1] if found[0].name == "pairs.json" else found
 
 # %% ../nbs/04e_caption_data.ipynb #51fdf11a
@@ -411,6 +415,9 @@ def load_controlled_imcaps(path: Path | str | None = None, check_images: bool = 
         if " ".join(str(record["caption_0"]).split()).lower() == " ".join(str(record["caption_1"]).split()).lower():
             raise DatasetFormatError(f"{where}: caption_0 and caption_1 are the same caption ({record['caption_0']!r}), so every "
                                      "text score is a tie, counted as a failure: the two captions must differ (in one word).")
+        if Path(str(record["image_0"])) == Path(str(record["image_1"])):
+            raise DatasetFormatError(f"{where}: image_0 and image_1 are the same file ({record['image_0']!r}), so every image score is "
+                                     "a tie, counted as a failure: a pair shows two different images.")
         pair_files = (root / record["image_0"], root / record["image_1"])
         if check_images:
             missing = [str(p) for p in pair_files if not p.is_file()]
@@ -587,6 +594,11 @@ def _not_utf8(file: Path) -> DatasetFormatError:
 
 # %% ../nbs/04e_caption_data.ipynb #59e0e3eb
 @CC3M_DATASET.loads
+def _looks_like_url(text: str) -> bool:
+    "Whether `text` reads as an image's URL or file path (one token, a scheme or an image extension), not a caption."
+    return bool(re.fullmatch(r"(?:https?://\S+|\S+\.(?:jpe?g|png|gif|webp|bmp))", text.strip(), flags=re.IGNORECASE))
+
+
 def load_captions(path: Path | str | None = None) -> CaptionCorpus:
     "Read a CC3M-style caption TSV (the release's or `export_captions`'s; a file or its folder) into a `CaptionCorpus`."
     path = Path(path) if path is not None else data_dir() / "cc3m"
@@ -605,6 +617,9 @@ def load_captions(path: Path | str | None = None) -> CaptionCorpus:
                 if len(columns) != 2 or not columns[0].strip():
                     raise DatasetFormatError(f"{file}, line {number}: expected '<caption>\\t<url>' (2 columns, non-empty caption); "
                                              f"got {len(columns)} column(s): {line[:80]!r}.")
+                if _looks_like_url(columns[0]) and not _looks_like_url(columns[1]) or [c.strip().lower() for c in columns] == ["url", "caption"]:
+                    raise DatasetFormatError(f"{file}, line {number}: the first column looks like an image URL or path and the second "
+                                             f"like a caption ({line[:80]!r}); CC3M's TSV is '<caption>\\t<url>': swap the two columns.")
                 captions.append(columns[0]); urls.append(columns[1])
     except UnicodeDecodeError: raise _not_utf8(file) from None
     if not captions: raise DatasetFormatError(f"{file}: no captions ({'only a header line' if header else 'the file is empty'}); expected one '<caption>\\t<url>' line per "

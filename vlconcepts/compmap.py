@@ -24,7 +24,7 @@ from torch import nn
 from .attribute_object_data import export_mit_states, load_mit_states
 from .cache import (cached_activations, cached_image_features, cached_text_features, code_digest,
                               compute_context, computing_libraries, dataset_fingerprint)
-from .core import (DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir, data_path, data_root_relative,
+from .core import (DatasetFormatError, DatasetNotFound, InputValidationError, atomic_path, cache_dir, data_dir, data_path, data_root_relative,
                              get_logger, is_whole_number, isolated_torch_rng, pick_device, progress, seed_everything, string_list)
 from .cub_data import export_cub, load_cub
 from .datasets import DatasetEntry, DatasetPart, ImageDataset, cached_world, register_dataset, supply_dry_data
@@ -37,17 +37,18 @@ logger = get_logger(__name__)
 # %% auto #0
 __all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'MIT_STATES_TEMPLATE', 'CUB_ATTRIBUTE_TEMPLATE', 'CUB_CLASS_TEMPLATE',
            'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'WORD_VECTOR_ALTERNATIVES',
-           'WORD_VECTORS_LAYOUT', 'WORD_VECTORS_DATASET', 'COMPMAP_HM', 'INTERVENTION_VARIANTS', 'FEW_SHOT_ROWS',
-           'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'PAPER_MODELS', 'cub_attribute_phrase',
-           'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts', 'text_embeddings',
-           'concept_activations', 'group_softmax', 'word_vector_files', 'load_word_vectors', 'phrase_vectors',
-           'minilm_word_vectors', 'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row',
-           'CompositionConfig', 'CompositionRun', 'composition_scores', 'fit_composition_model', 'compmap_dataset',
-           'MitStates', 'prepare_mit_states', 'primitive_concepts', 'mit_states_rows', 'interpretability_gap',
-           'denoise_class_attributes', 'FewShotTask', 'few_shot_tasks', 'few_shot_accuracies', 'topk_hits',
-           'alignment_accuracy', 'toyclip_width_spec', 'caption_spec', 'seed_rows', 'composition_seed_rows',
-           'table1_seed_rows', 'interpretability_gap_rows', 'table6_seed_rows', 'pair_primitive_truth',
-           'alignment_seed_rows', 'template_seed_rows', 'departures_from_paper']
+           'WORD_VECTORS_LAYOUT', 'WORD_VECTORS_DATASET', 'FASTTEXT_MAGIC', 'COMPMAP_HM', 'INTERVENTION_VARIANTS',
+           'FEW_SHOT_ROWS', 'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'PAPER_MODELS',
+           'cub_attribute_phrase', 'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts',
+           'text_embeddings', 'concept_activations', 'group_softmax', 'word_vector_format', 'read_word_vectors',
+           'word_vector_files', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors', 'word_vectors',
+           'intervene', 'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun',
+           'composition_scores', 'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states',
+           'primitive_concepts', 'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask',
+           'few_shot_tasks', 'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec',
+           'caption_spec', 'seed_rows', 'composition_seed_rows', 'table1_seed_rows', 'interpretability_gap_rows',
+           'table6_seed_rows', 'pair_primitive_truth', 'alignment_seed_rows', 'template_seed_rows',
+           'departures_from_paper']
 
 # %% ../nbs/10_compmap.ipynb #34d2369c
 CZSL_COLUMNS = ["Val AUC k=1", "Val AUC k=2", "Val AUC k=3", "Test AUC k=1", "Test AUC k=2", "Test AUC k=3",
@@ -168,6 +169,49 @@ WORD_VECTORS_DATASET = register_dataset(DatasetEntry(
            for kind, (first, _) in WORD_VECTOR_SOURCES.items()]))
 
 
+# %% ../nbs/10_compmap.ipynb #01379329
+FASTTEXT_MAGIC = 793712314   # the int32 a fastText .bin (Facebook's format) starts with
+
+
+def word_vector_format(path: Path) -> str:
+    """'fasttext-bin', 'word2vec-bin' or 'text': what the first bytes of the word-vector file at `path` show (gzip or not),
+    whatever its name says; a file that is none of them (no '<count> <dimension>' header, a byte-order mark) is an error."""
+    import gzip
+    with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f: head = f.read(4096)
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") == FASTTEXT_MAGIC:
+        if path.suffix == ".gz": raise DatasetFormatError(f"{path}: a gzip-compressed fastText .bin; gensim reads it uncompressed: gunzip it.")
+        return "fasttext-bin"
+    if head.startswith(b"\xef\xbb\xbf"): raise DatasetFormatError(f"{path}: starts with a byte-order mark, which the word2vec and "
+                                                                 "fastText formats do not have: save it without one.")
+    header, _, rest = head.partition(b"\n")
+    if len(fields := header.split()) != 2 or not all(field.isdigit() for field in fields):
+        raise DatasetFormatError(f"{path}: its first line {header[:60]!r} is not the '<count> <dimension>' header of the word2vec "
+                                 "and fastText formats (GloVe's text files have none: add that line, e.g. with gensim's glove2word2vec).")
+    try: rest[:rest.rfind(b"\n") + 1].decode("utf-8")        # up to the last whole line: a cut character is not an error
+    except UnicodeDecodeError: return "word2vec-bin"
+    return "word2vec-bin" if b"\x00" in rest else "text"
+
+
+def read_word_vectors(path: Path):
+    """gensim `KeyedVectors` of the file at `path`, in the format its bytes show (`word_vector_format`), checked: every vector
+    finite, and a plain text file read to its last line (a header count below the lines left the rest unread, silently)."""
+    from gensim.models import KeyedVectors
+    path, kind = Path(path), word_vector_format(Path(path))
+    if kind == "fasttext-bin":
+        from gensim.models.fasttext import load_facebook_vectors
+        vectors = load_facebook_vectors(str(path))
+    else: vectors = KeyedVectors.load_word2vec_format(str(path), binary=kind == "word2vec-bin")
+    if not (finite := np.isfinite(vectors.vectors).all(axis=1)).all():
+        raise DatasetFormatError(f"{path}: {int((~finite).sum())} vectors hold NaN or infinite values (first: "
+                                 f"{vectors.index_to_key[int(np.argmin(finite))]!r}); download the file again.")
+    if kind == "text" and path.suffix != ".gz":
+        with open(path, "rb") as f: f.seek(max(0, f.seek(0, 2) - 65536)); tail = f.read()
+        last = [line for line in tail.split(b"\n") if line.strip()][-1].split()[0].decode("utf-8", "replace")
+        if last not in vectors.key_to_index: raise DatasetFormatError(
+            f"{path}: its header says {len(vectors)} words, but the file goes on past them (its last word, {last!r}, was not "
+            "read): correct the header's count to the number of vector lines.")
+    return vectors
+
 # %% ../nbs/10_compmap.ipynb #b54b7be9
 def word_vector_files(source: str, root: Path | None = None) -> list[Path]:
     """The files word source `source` may read, in the order they are tried: none for 'minilm' (packaged); for 'kind:path' that
@@ -194,11 +238,7 @@ def load_word_vectors(kind: str, path: str | Path | None = None):
     if path is None:
         raise DatasetNotFound(f"{kind} word vectors", "one file: " + " or ".join(map(str, candidates)), f"{where}; put it there, or name "
                               f"its path in the profile's word_sources (\"{kind}:/path/to/{candidates[-1].name}\")", candidates[0])
-    from gensim.models import KeyedVectors
-    if kind == "fasttext" and path.suffix == ".bin":
-        from gensim.models.fasttext import load_facebook_vectors
-        return load_facebook_vectors(str(path))
-    return KeyedVectors.load_word2vec_format(str(path), binary=".bin" in path.suffixes)   # .bin, .bin.gz; text: .vec, .vec.gz, .txt
+    return read_word_vectors(path)                      # .bin, .bin.gz, .vec, .vec.gz, .txt: the format its bytes show
 
 
 def phrase_vectors(vectors, names: Sequence[str]) -> np.ndarray:

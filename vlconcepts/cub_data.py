@@ -138,6 +138,8 @@ def _read_attribute_labels(path: Path, n_images: int, n_attributes: int, image_r
                                                 "downloads, or one was edited: re-download CUB_200_2011 or re-export it)", line)
                 if not 1 <= attr <= n_attributes or is_present not in (0, 1) or cert not in CUB_CERTAINTIES:
                     raise format_error(path, k, f"attribute id (1..{n_attributes}), is_present (0/1) or certainty (1-4) out of range", line)
+                if certainty[image_row[img], attr - 1]:
+                    raise format_error(path, k, f"image {img}, attribute {attr} is annotated a second time (one line each: which is right?)", line)
                 present[image_row[img], attr - 1], certainty[image_row[img], attr - 1] = is_present, cert
     except UnicodeDecodeError as e: raise _not_text(path, e) from None
     missing = np.argwhere(certainty == 0)

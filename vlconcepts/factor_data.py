@@ -328,6 +328,28 @@ def _require(arrays: Mapping, file: Path, key: str, ndim: int, kinds: str, colum
 
 
 # %% ../nbs/04d_factor_data.ipynb #e60f45cc
+def _canonical_latents(file: Path, names: Sequence[str], sizes: Sequence[int], values: np.ndarray, classes: np.ndarray,
+                       possible: dict) -> tuple:
+    """(names, sizes, values, classes) in the release's column order (`DSPRITES_LATENT_NAMES`; a file's `latents_names` may
+    list another), each row's value checked against its class (`latents_possible_values[name][class]`)."""
+    if sorted(names) != sorted(DSPRITES_LATENT_NAMES):
+        raise DatasetFormatError(f"{file}: metadata latents_names are {list(names)}; dSprites has {list(DSPRITES_LATENT_NAMES)}.")
+    order = [list(names).index(name) for name in DSPRITES_LATENT_NAMES]
+    sizes, values, classes = tuple(sizes[k] for k in order), values[:, order], classes[:, order]
+    for k, name in enumerate(DSPRITES_LATENT_NAMES):
+        grid = possible.get(name)
+        if grid is None or len(grid) != sizes[k]: raise DatasetFormatError(
+            f"{file}: metadata latents_possible_values['{name}'] should hold {sizes[k]} values (its latents_sizes entry).")
+        wrong = ~np.isclose(values[:, k], grid[classes[:, k]], rtol=0, atol=1e-6)
+        if wrong.any():
+            row = int(np.argmax(wrong))
+            raise DatasetFormatError(f"{file}: row {row}: factor '{name}' has class {int(classes[row, k])} (value "
+                                     f"{grid[classes[row, k]]:g}) but latents_values holds {values[row, k]:g}, and {int(wrong.sum())} "
+                                     "rows disagree so: the two latent arrays do not describe the same images; download or export it again.")
+    return tuple(DSPRITES_LATENT_NAMES), sizes, values, classes
+
+
+# %% ../nbs/04d_factor_data.ipynb #f889bfb0
 @DSPRITES_DATASET.loads
 def load_dsprites(path: Path | str | None = None) -> FactorDataset:
     "Read a dSprites `.npz` (the release or an `export_dsprites` file; a file or its folder) into a `FactorDataset`."
@@ -357,6 +379,7 @@ def load_dsprites(path: Path | str | None = None) -> FactorDataset:
         raise DatasetFormatError(f"{file}: metadata lists {len(names)} latents_names and {len(sizes)} latents_sizes, but "
                                  f"latents_classes has {classes.shape[1]} columns: one of each per latent ({', '.join(DSPRITES_LATENT_NAMES)}).")
     _check_latents(file, names, sizes, values, classes)
+    names, sizes, values, classes = _canonical_latents(file, names, sizes, values, classes, possible)
     return FactorDataset("dSprites", images, values.astype(np.float64), classes.astype(np.int64), names, sizes, possible, file,
                          dataset_fingerprint(["dSprites", images, values, classes]))
 

@@ -860,7 +860,7 @@ CONTROLLED_IMCAPS_FINDINGS = (
             (Check(RankCorrelation("probes_imcaps_em_link", "EM on CompPrompts", "CIC image score", (("model", CIC_MODEL),), items="prompts"), ">", 0.0, min_gap=0.5),),
             cause=PROBE_FLOOR,
             paper_ref=("probes", "table4_7_9", ("Table 4", "CLIP ViT-L/14", "spatial-1", "Spatial 1-obj L/R"), "EM on CompPrompts")),
-    Finding("probes.recovery_necessary", "probes", "Pairs whose captions the probe cannot rebuild score zero more often than pairs it rebuilds (the paper's 'almost always', 96%, is not tested)",
+    Finding("probes.recovery_necessary", "probes", "Pairs whose captions the probe cannot rebuild score zero more often than pairs it rebuilds (the paper's level, zero 96% of the time, is not tested)",
             "96% vs 59% (image score zero)", f"{_KAMATH}, sections 4.4 and 4.5, CLIP ViT-L/14",
             (Check(zero_score_share(r"not recovered.*"), ">", zero_score_share(r"recovered \(both.*")),),
             paper_ref=("probes", "section4_4", "not recovered (either caption)", "image score zero %")),
