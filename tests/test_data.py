@@ -139,3 +139,11 @@ def test_truncated_image_names_the_path(tmp_path):
     with pytest.raises(DatasetFormatError, match=rf"{cub.paths[1].name}.*unreadable or truncated image"): cub.image(1)
     cub.paths[2].write_bytes(b"not an image at all")
     with pytest.raises(DatasetFormatError, match=rf"{cub.paths[2].name}"): cub.image(2)
+
+
+def test_every_registered_loader_is_a_load_function():
+    "`DatasetEntry.loads` decorates the loader itself (a helper slipped between decorator and loader once took its place)."
+    import vlconcepts.caption_data, vlconcepts.compmap, vlconcepts.factor_data  # noqa: F401  (they register their datasets)
+    from vlconcepts.datasets import registered_datasets
+    loaders = {name: entry.loader.__wrapped__.__name__ for name, entry in registered_datasets().items() if entry.loader is not None}
+    assert loaders and all(n.startswith("load_") for n in loaders.values()), loaders

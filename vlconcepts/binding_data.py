@@ -344,7 +344,7 @@ def binding_rows(task: str, plan_entry: dict, rng: np.random.Generator) -> list[
 @BINDING_DATASET.exports("binding-rel", task="rel")      # (decorators apply bottom-up: single, two, rel)
 @BINDING_DATASET.exports("binding-two", task="two")
 @BINDING_DATASET.exports("binding-single", task="single")
-@writes(lambda arguments: [BINDING_FOLDERS[arguments["task"]]])
+@writes(lambda arguments: [BINDING_FOLDERS[arguments["task"]]], kind=("task",))
 def export_binding(out: Path, task: str = "single", n: Optional[int] = None, seed: int = 0, size: Optional[int] = None) -> Path:
     "Render a synthetic binding dataset for `task` in the release layout under `out`; returns `out` (the loader's root)."
     _check_task(task)

@@ -350,14 +350,14 @@ def _pairs_from_reporting_bias(records: list, file: Path) -> list[dict]:
         for key in ("filename", "caption_options", "gold_index"):
             if key not in first or key not in second: raise DatasetFormatError(f"{file}: record {k} lacks key '{key}'.")
         captions, kind = first["caption_options"], first.get("type", file.stem)
+        if len(captions) != 2: raise DatasetFormatError(f"{file}: record {k} has {len(captions)} caption options; a ControlledImCaps pair "
+                                                        "has two (of reporting_bias's benchmarks, temporal.json holds pairs; spatial.json does not).")
         if second["caption_options"] != captions or second.get("type", file.stem) != kind:
             what = (f"caption_options differ ({captions!r} / {second['caption_options']!r})" if second["caption_options"] != captions
                     else f"types differ ({kind!r} / {second.get('type', file.stem)!r})")
             raise DatasetFormatError(f"{file}: records {k} and {k + 1} should be one pair, but their {what}; a pair's two records "
                                      "stand one after the other with the same two captions, so a record dropped or moved shifts "
                                      "every later pair: restore the file as released.")
-        if len(captions) != 2: raise DatasetFormatError(f"{file}: record {k} has {len(captions)} caption options; a ControlledImCaps pair "
-                                                        "has two (of reporting_bias's benchmarks, temporal.json holds pairs; spatial.json does not).")
         if kind not in IMCAPS_TYPES: raise DatasetFormatError(
             f"{file}: record {k}: type {kind!r} is not one of {list(IMCAPS_TYPES)}." if "type" in first else
             f"{file}: reporting_bias records carry no type, so the file's name is their type, and {file.stem!r} is none of "
@@ -551,7 +551,7 @@ class CaptionCorpus:
 # %% ../nbs/04e_caption_data.ipynb #9529317b
 @CC3M_DATASET.exports("captions")
 @writes(lambda arguments: [CC3M_TRAIN_FILE if arguments["split"] == "train" else CC3M_VALIDATION_FILE,
-                            *(["images", "scenes.json"] if arguments["render_images"] else [])])
+                            *(["images", "scenes.json"] if arguments["render_images"] else [])], kind=("split",))
 def export_captions(out: Path, n: int | None = None, seed: int = 0, size: int | None = None, *,
                     split: str = "train", render_images: bool = False, kinds: Sequence[str] = CORPUS_KINDS,
                     weights: dict | None = CAPTION_CORPUS_MIX, device: str = "cpu") -> Path:
@@ -593,12 +593,15 @@ def _not_utf8(file: Path) -> DatasetFormatError:
     return DatasetFormatError(f"{file}: not UTF-8 text; caption files are UTF-8: convert it or re-download it.")
 
 # %% ../nbs/04e_caption_data.ipynb #59e0e3eb
-@CC3M_DATASET.loads
+_URL_OR_IMAGE_PATH = re.compile(r"(?:https?://\S+|\S+\.(?:jpe?g|png|gif|webp|bmp))", flags=re.IGNORECASE)
+
+
 def _looks_like_url(text: str) -> bool:
     "Whether `text` reads as an image's URL or file path (one token, a scheme or an image extension), not a caption."
-    return bool(re.fullmatch(r"(?:https?://\S+|\S+\.(?:jpe?g|png|gif|webp|bmp))", text.strip(), flags=re.IGNORECASE))
+    return bool(_URL_OR_IMAGE_PATH.fullmatch(text.strip()))
 
 
+@CC3M_DATASET.loads
 def load_captions(path: Path | str | None = None) -> CaptionCorpus:
     "Read a CC3M-style caption TSV (the release's or `export_captions`'s; a file or its folder) into a `CaptionCorpus`."
     path = Path(path) if path is not None else data_dir() / "cc3m"

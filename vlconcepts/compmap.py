@@ -177,7 +177,11 @@ def word_vector_format(path: Path) -> str:
     """'fasttext-bin', 'word2vec-bin' or 'text': what the first bytes of the word-vector file at `path` show (gzip or not),
     whatever its name says; a file that is none of them (no '<count> <dimension>' header, a byte-order mark) is an error."""
     import gzip
-    with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f: head = f.read(4096)
+    with open(path, "rb") as f: zipped = f.read(2) == b"\x1f\x8b"
+    if zipped != (path.suffix == ".gz"):                  # gensim decompresses by the name, so the name must say it
+        raise DatasetFormatError(f"{path}: {'gzip-compressed but not' if zipped else 'not gzip-compressed but'} named .gz; "
+                                 f"rename it {'to end in' if zipped else 'without'} .gz.")
+    with (gzip.open if zipped else open)(path, "rb") as f: head = f.read(4096)
     if len(head) >= 4 and int.from_bytes(head[:4], "little") == FASTTEXT_MAGIC:
         if path.suffix == ".gz": raise DatasetFormatError(f"{path}: a gzip-compressed fastText .bin; gensim reads it uncompressed: gunzip it.")
         return "fasttext-bin"
@@ -194,20 +198,24 @@ def word_vector_format(path: Path) -> str:
 
 def read_word_vectors(path: Path):
     """gensim `KeyedVectors` of the file at `path`, in the format its bytes show (`word_vector_format`), checked: every vector
-    finite, and a plain text file read to its last line (a header count below the lines left the rest unread, silently)."""
+    finite, and a plain text file read to its last line (a header count below the lines left the rest unread, silently; a
+    gzip-compressed one is not checked so, which would mean decompressing it twice)."""
     from gensim.models import KeyedVectors
     path, kind = Path(path), word_vector_format(Path(path))
     if kind == "fasttext-bin":
         from gensim.models.fasttext import load_facebook_vectors
         vectors = load_facebook_vectors(str(path))
     else: vectors = KeyedVectors.load_word2vec_format(str(path), binary=kind == "word2vec-bin")
-    if not (finite := np.isfinite(vectors.vectors).all(axis=1)).all():
+    finite = np.concatenate([np.isfinite(block).all(axis=1) for block in np.array_split(vectors.vectors, max(1, len(vectors) // 100_000))]
+                            or [np.ones(0, bool)])                      # in blocks: GoogleNews' 3M x 300 at once is 0.9 GB
+    if not finite.all():
         raise DatasetFormatError(f"{path}: {int((~finite).sum())} vectors hold NaN or infinite values (first: "
                                  f"{vectors.index_to_key[int(np.argmin(finite))]!r}); download the file again.")
     if kind == "text" and path.suffix != ".gz":
         with open(path, "rb") as f: f.seek(max(0, f.seek(0, 2) - 65536)); tail = f.read()
-        last = [line for line in tail.split(b"\n") if line.strip()][-1].split()[0].decode("utf-8", "replace")
-        if last not in vectors.key_to_index: raise DatasetFormatError(
+        last = ([line.split() for line in tail.split(b"\n") if line.strip()] or [[]])[-1]
+        last = last[0].decode("utf-8", "replace") if len(last) == vectors.vector_size + 1 else None   # a vector line, not the header
+        if last is not None and last not in vectors.key_to_index: raise DatasetFormatError(
             f"{path}: its header says {len(vectors)} words, but the file goes on past them (its last word, {last!r}, was not "
             "read): correct the header's count to the number of vector lines.")
     return vectors

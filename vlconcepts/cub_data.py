@@ -179,7 +179,7 @@ def load_cub(root: Optional[Path] = None, missing_images: str = "error") -> CubD
     attr_file = next((p for p in (cub / "attributes" / "attributes.txt", cub / "attributes.txt", cub.parent / "attributes.txt")
                       if p.exists()), None)
     if attr_file is None: raise CUB_DATASET.missing(cub.parent / "attributes.txt")
-    attributes = _read_id_table(attr_file, 2, (int, str))
+    names = _attribute_names(_read_id_table(attr_file, 2, (int, str)), attr_file)   # before the 3.7M annotation lines
     class_index = {cid: k for k, (cid, _) in enumerate(classes)}
     image_ids = [i for i, _ in images]
     for name, table in (("image_class_labels.txt", labels), ("train_test_split.txt", is_train)):
@@ -187,9 +187,8 @@ def load_cub(root: Optional[Path] = None, missing_images: str = "error") -> CubD
         if missing: raise DatasetFormatError(f"{cub / name}: no entry for image ids {missing[:5]} listed in images.txt")
     bad = [i for i in image_ids if labels[i] not in class_index]
     if bad: raise DatasetFormatError(f"{cub / 'image_class_labels.txt'}: images {bad[:5]} have class ids not in classes.txt")
-    present, certainty = _read_attribute_labels(need("attributes/image_attribute_labels.txt"), len(images), len(attributes),
+    present, certainty = _read_attribute_labels(need("attributes/image_attribute_labels.txt"), len(images), len(names),
                                                 {i: k for k, i in enumerate(image_ids)})
-    names = _attribute_names(attributes, attr_file)
     paths, image_ids, classes_of, present, certainty = keep_present_images(
         "cub", cub / "images.txt", [cub / "images" / p for _, p in images], image_ids,
         np.asarray([class_index[labels[i]] for i in image_ids]), present, certainty, missing_images=missing_images)

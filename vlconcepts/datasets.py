@@ -32,12 +32,12 @@ __all__ = ['logger', 'EXPORT_RECORD', 'STAGING_PREFIX', 'WORLD_MODULES', 'WORLD_
            'DRY_DATA_VARIABLE', 'MISSING_IMAGES', 'DEFAULT_SIZE', 'COLOR_NAMES', 'CLOSE_UP_CAMERA', 'EXPORT_MARK',
            'DatasetPart', 'dataset_part', 'DatasetEntry', 'register_dataset', 'refuse_foreign_entries',
            'unfinished_export', 'staged_export', 'world_folder', 'cached_world', 'stale_worlds', 'writes',
-           'declared_entries', 'checked_exporter', 'supply_dry_data', 'registered_datasets', 'dataset_entry',
-           'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image', 'check_missing_images',
-           'MissingImages', 'keep_present_images', 'format_error', 'expect_file', 'read_lines', 'write_lines',
-           'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json', 'split_counts',
-           'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic', 'published_statistics',
-           'release_differences', 'written_by_exporter', 'export_differences', 'note_own_data']
+           'export_identity', 'declared_entries', 'checked_exporter', 'supply_dry_data', 'registered_datasets',
+           'dataset_entry', 'world_exporters', 'require_path', 'dataset_table', 'ImageDataset', 'read_image',
+           'check_missing_images', 'MissingImages', 'keep_present_images', 'format_error', 'expect_file', 'read_lines',
+           'write_lines', 'write_json', 'write_png', 'render_to_files', 'write_scenes_json', 'read_scenes_json',
+           'split_counts', 'close_up_camera', 'close_up_scene', 'verify_against_scenes', 'PublishedStatistic',
+           'published_statistics', 'release_differences', 'written_by_exporter', 'export_differences', 'note_own_data']
 
 # %% ../nbs/04_datasets.ipynb #94c738fc
 def _found(root: Path, path: str) -> bool:
@@ -225,12 +225,13 @@ def _not_exported(out: Path, names: Iterable[str], written: set[str]) -> list[st
 def refuse_foreign_entries(out: Path, names: Iterable[str], written: Optional[set[str]] = None, owner: Optional[str] = None):
     """An error naming what of `out`'s entries `names` no vlconcepts export wrote (not in `written`, default its `EXPORT_RECORD`),
     or, for an export `owner`, what another export wrote there (a re-export of the same entries replaces its own)."""
-    names = list(names)
-    others = {n: o for n in names if (o := _export_owners(out).get(n)) and owner and o != owner and (out / n).exists()}
+    names, owners = list(names), _export_owners(out)
+    others = {n: o for n in names if (o := owners.get(n)) and owner and o != owner and (out / n).exists()}
     if others: raise InputValidationError(
         f"Exporting {owner} into {out} would replace " + "; ".join(f"{', '.join(n for n in others if others[n] == o)} (written by {o})"
                                                                     for o in dict.fromkeys(others.values())) +
-        ". Nothing was changed. Exports share a folder only when they write different entries: choose another folder (--out).")
+        ". Nothing was changed. A folder holds one export of each dataset, and these entries are another's: export this one into "
+        "another folder (--out).")
     in_the_way = _not_exported(out, names, _export_record(out) if written is None else written)
     if in_the_way:
         shown = ", ".join(in_the_way[:5]) + (f" and {len(in_the_way) - 5} more" if len(in_the_way) > 5 else "")
@@ -251,7 +252,7 @@ def _move_export(staging: Path, out: Path, owner: Optional[str] = None):
     owners = {n: o for n, o in _export_owners(out).items() if n not in names} | ({n: owner for n in names} if owner else {})
     publishing = {"staging": staging.name, "names": sorted(names), "owners": owners,     # the record once every entry moved
                   "written": sorted(new | {p for p in written if p.split("/")[0] not in names and (out / p).exists()})}
-    _write_export_record(out, written | new, publishing)        # while entries move, the record covers the old and the new
+    _write_export_record(out, written | new, publishing, _export_owners(out))   # while entries move: the old and the new
     _publish(out, publishing)
 
 
@@ -409,13 +410,24 @@ def stale_worlds(root: Optional[Path] = None) -> list[Path]:
     return stale
 
 # %% ../nbs/04_datasets.ipynb #1c175ee1
-def writes(*entries):
+def writes(*entries, kind: Sequence[str] = ()):
     """Decorator: the top-level entries an exporter writes in its `out` (names, or one function of its arguments, defaults
-    included, returning them), so that `checked_exporter` refuses an `out` where they would replace files of yours first."""
+    included, returning them), so that `checked_exporter` refuses an `out` where they would replace files of yours first;
+    `kind`: the arguments that make two of its exports different datasets (a caption split), not a re-export of one."""
     def decorator(exporter: Callable) -> Callable:
         exporter.writes_entries = entries[0] if len(entries) == 1 and callable(entries[0]) else tuple(entries)
+        exporter.export_kind = tuple(kind)
         return exporter
     return decorator
+
+
+def export_identity(exporter: Callable, arguments: dict) -> str:
+    "Which dataset a call of `exporter` writes: its name, with the `kind` arguments of its `writes` (a re-export keeps it)."
+    import inspect
+    while isinstance(exporter, partial): exporter, arguments = exporter.func, {**exporter.keywords, **arguments}
+    bound = inspect.signature(exporter).bind_partial(**arguments); bound.apply_defaults()
+    kind = ", ".join(f"{a}={bound.arguments[a]!r}" for a in getattr(exporter, "export_kind", ()) if a in bound.arguments)
+    return exporter.__name__ + (f"({kind})" if kind else "")
 
 
 def declared_entries(exporter: Callable, arguments: dict) -> list[str]:
@@ -469,7 +481,7 @@ def checked_exporter(exporter: Callable) -> Callable:
         if "seed" in arguments: check_seed(arguments["seed"], f"{name}: seed")
         out = _writable_folder(arguments["out"], name)
         entries = declared_entries(exporter, arguments)
-        owner = f"{name} [{', '.join(sorted(entries))}]" if entries else None      # who writes what, kept in the record
+        owner = export_identity(exporter, arguments) if entries else None    # which dataset, kept in the record
         refuse_foreign_entries(out, entries, owner=owner)                      # before anything renders (`writes`)
         with staged_export(out, owner) as staging: result = exporter(**{**arguments, "out": staging})
         return _relocated(result, staging, out)
