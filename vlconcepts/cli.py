@@ -35,12 +35,13 @@ __all__ = ['logger', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFL
            'OPTIONAL_NOTE', 'experiments_dir', 'experiment_notebooks', 'no_notebook_matches', 'parameters_cells',
            'notebook_parameters', 'check_parameters_cell', 'profile_overrides', 'run_parameters', 'notebooks_root',
            'RunResult', 'failure_message', 'run_experiment', 'kernel_threads', 'default_jobs', 'offline_setting',
-           'hub_reachable', 'hub_status', 'kernel_hub_settings', 'format_summary', 'rebuild', 'rebuild_prerequisites',
-           'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status', 'check_specs', 'hub_names',
-           'hub_name_status', 'dataset_note', 'path_note', 'word_source_notes', 'experiment_readiness', 'missing_item',
-           'paper_readiness', 'backend_sources', 'paper_hub_models', 'precache_paper_models', 'doctor', 'export_world',
-           'train_probes', 'report_overrides', 'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report',
-           'add_plugin_argument', 'use_plugins', 'add_report_parser', 'launch', 'build_parser', 'main']
+           'hub_reachable', 'hub_status', 'kernel_hub_settings', 'point_at_dry_data', 'format_summary', 'rebuild',
+           'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status',
+           'check_specs', 'hub_names', 'hub_name_status', 'dataset_note', 'path_note', 'word_source_notes',
+           'experiment_readiness', 'missing_item', 'paper_readiness', 'backend_sources', 'paper_hub_models',
+           'precache_paper_models', 'doctor', 'export_world', 'train_probes', 'report_overrides', 'portable_paths',
+           'KernelLogEcho', 'report_folders', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser',
+           'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 KERNEL_NAME = "python3"  # every experiment runs in the Python 3 kernel of the environment that runs `vlconcepts`
@@ -278,6 +279,23 @@ def kernel_hub_settings(profile: str, echo=print, downloads: Optional[bool] = No
          "models from the cache only (pre-cache them: README, 'Pre-caching weights')")
     return offline
 
+# %% ../nbs/90_cli.ipynb #ca53d5b6
+def point_at_dry_data(profile: str, echo=print) -> Path:
+    """Point `$VLCONCEPTS_DATA` at the dry tree `profile`'s run reads, and say which: the tree `$VLCONCEPTS_DATA` names when
+    it is one (its `dry.json`; its own settings) or an empty folder to hold one; otherwise the profile's default tree, for a
+    dry run never reads your data."""
+    given = Path(os.environ["VLCONCEPTS_DATA"]) if os.environ.get("VLCONCEPTS_DATA") else None
+    if given is not None and (given / "dry.json").is_file():        # a dry tree: read at the settings it was written with
+        os.environ["VLCONCEPTS_DATA"] = os.environ[DRY_DATA_VARIABLE] = str(given)
+        echo(f"[{profile}] datasets: {given} (the dry tree $VLCONCEPTS_DATA names, at the settings of its dry.json)")
+        return given
+    empty = given is not None and (not given.exists() or given.is_dir() and not any(given.iterdir()))
+    tree = use_dry_data(profile, given if empty else None)
+    echo(f"[{profile}] datasets: {tree} (vlconcepts.dry_worlds: each written when a notebook first reads it"
+         + (f"; $VLCONCEPTS_DATA, {given}, holds data that are not a dry tree, and a dry run never reads them" if given and not empty else "")
+         + ")")
+    return tree
+
 # %% ../nbs/90_cli.ipynb #8ae0f82a
 def format_summary(results: Sequence[RunResult]) -> str:
     "A plain-text table of notebook, seconds and status, with the failures' errors below."
@@ -307,9 +325,7 @@ def rebuild(profile: str = "tiny", only: Optional[str] = None, device: str = "au
     runs_dir = Path(runs_dir) if runs_dir else root / "runs" / profile
     echo(f"[{profile}] figures and tables go to {destination}, executed notebooks to {runs_dir}")
     with restored_environment("VLCONCEPTS_DATA", DRY_DATA_VARIABLE, **kernel_hub_settings(profile, echo)):   # nor is a dry run's data tree left
-        if profile in DRY_PROFILES and not os.environ.get("VLCONCEPTS_DATA"):   # a dry run reads its own synthetic data, never yours
-            echo(f"[{profile}] datasets: {use_dry_data(profile)} (vlconcepts.dry_worlds: each written when a notebook first "
-                 "reads it; set $VLCONCEPTS_DATA to use another tree)")
+        if profile in DRY_PROFILES: point_at_dry_data(profile, echo)   # a dry run reads its own synthetic data, never yours
         threads = kernel_threads(profile, jobs)
         if jobs > 1: return rebuild_side_by_side(notebooks, profile, device, runs_dir, destination, jobs, fail_fast, echo)
         results = []

@@ -31,8 +31,8 @@ __all__ = ['logger', 'LENSES', 'LENS_TITLES', 'MODEL_KINDS', 'SKIP_REASONS', 'PE
            'top1_chance', 'model_label', 'compmap_world', 'random_score_row', 'compmap_lens', 'binding_lens',
            'probes_lens', 'imcaps_lens', 'mac_lens', 'scorable_concepts', 'activation_purity', 'purity_lens',
            'unreliable_auc_concepts', 'ModelReport', 'lens_failure', 'failure_lines', 'lens_warnings', 'report_model',
-           'paired_tests', 'paper_points', 'summary_figure', 'scores_table', 'axes_table', 'report_page',
-           'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
+           'paired_tests', 'paper_points', 'summary_figure', 'paper_points_markdown', 'scores_table', 'axes_table',
+           'report_page', 'without_timings', 'page_failures', 'report_name', 'purity_gap_rows', 'study_verdict',
            'binding_recovery_rows']
 
 # %% ../nbs/70_report.ipynb #f92ba965
@@ -594,6 +594,13 @@ def _markdown(frame: pd.DataFrame, floatfmt: str = ".2f") -> str:
     return frame.reset_index().to_markdown(index=False, floatfmt=floatfmt) if len(frame) else "(none)"
 
 
+def paper_points_markdown(paper: pd.DataFrame) -> str:
+    "`paper_points` as a markdown table: each paper value as the paper prints it (text, never re-formatted), the scale's ends."
+    shown = paper.drop(columns=["source", "value"]).assign(chance=paper.chance.map("{:g}".format), oracle=paper.oracle.map("{:g}".format),
+                                                           normalised=paper.normalised.map("{:.2f}".format))
+    return shown.to_markdown(index=False, disable_numparse=True)    # tabulate would read '6.9' as a number and print 6.90
+
+
 def scores_table(reports: Sequence[ModelReport]) -> pd.DataFrame:
     "Every lens's printed scores: one row per (lens, score), one column per model; '–' where a model has no such score."
     rows = {}
@@ -634,7 +641,7 @@ def report_page(reports: Sequence[ModelReport], settings: ReportSettings, profil
             _markdown(axes_table(reports).set_index(["axis", "model"])), ""]
     if paper is not None and len(paper):
         out += ["Paper models on the same axes ('as printed': the paper's value, from `vlconcepts/paper_numbers`; chance and oracle are the scale's ends):", "",
-                _markdown(paper.drop(columns=["source", "value"]).set_index(["axis", "model"])), "",
+                paper_points_markdown(paper), "",
                 "Sources: " + "; ".join(dict.fromkeys(paper.source)) + ".", ""]
     out += ["## What ran, and what was skipped", ""]
     for r in reports:
