@@ -907,7 +907,7 @@ def departures_from_paper(dataset=None, *, models: Sequence[str] = (), **setting
     paper = lambda k: f"{PAPER_SETTINGS[k]}, {said[k][PAPER_SETTINGS[k]]}" if k in said else PAPER_SETTINGS[k]
     diffs = [f"{k} {v}" + (f": {said[k][v]}" if k in said else "") + f" (paper: {paper(k)})"
              for k, v in settings.items() if norm(v) != norm(PAPER_SETTINGS[k])]
-    diffs += [f"{row} rows {spec} (paper: {name})" + (", its activation log p(match), not the raw match logit the release reads"
+    diffs += [f"{row} rows {spec} (paper: {name})" + (", its activation log p(match), not the raw match logit the release reads (hf-blip-itm-logit: reads that)"
                                                     if str(spec).startswith("hf-blip-itm:") else "")
               for (row, own, name), spec in zip(PAPER_MODELS, models) if spec != own]
     return "; ".join(diffs + [choice for d in datasets for choice in RELEASE_CODE_CHOICES[d]]) or "none"

@@ -41,8 +41,8 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
            'encode_text_embeddings', 'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin',
            'HFCLIPModel', 'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
-           'load_hf_blip_itm', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert', 'random_config',
-           'random_hf_model', 'random_sentence_encoder']
+           'load_hf_blip_itm', 'load_hf_blip_itm_logit', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert',
+           'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -1278,6 +1278,15 @@ def load_hf_blip_itm(rest: str, device) -> BlipITMModel:
     from transformers import BlipForImageTextRetrieval
     model, processor = _hf_load(BlipForImageTextRetrieval, _hf_source(rest), "blip", "hf-blip-itm")
     return BlipITMModel(model, processor, f"hf-blip-itm:{rest}", device)
+
+
+@register_backend("hf-blip-itm-logit")
+def load_hf_blip_itm_logit(rest: str, device) -> BlipITMModel:
+    """`hf-blip-itm-logit:<hub id or directory>`: the same BLIP, its `match_scores` the raw match logit (as the CompMap
+    release reads ALBEF's ITM head) instead of `hf-blip-itm`'s default log p(match)."""
+    from transformers import BlipForImageTextRetrieval
+    model, processor = _hf_load(BlipForImageTextRetrieval, _hf_source(rest), "blip", "hf-blip-itm-logit")
+    return BlipITMModel(model, processor, f"hf-blip-itm-logit:{rest}", device, itm_score="logit")
 
 # %% ../nbs/01_models.ipynb #639c8753
 @patch
