@@ -58,13 +58,14 @@ def test_doctor_reports_environment_and_datasets(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_a_synthetic_export_in_the_data_root_counts_as_present(tmp_path, monkeypatch):
     "Each world exported as the README says (`vlconcepts world export NAME --out $VLCONCEPTS_DATA/...`) is a whole dataset to doctor."
-    from vlconcepts.cli import dataset_status, doctor, export_world
+    from vlconcepts.cli import dataset_status, doctor, export_place, export_world
     monkeypatch.setenv("VLCONCEPTS_DATA", str(tmp_path))
     folders = {"mit-states": "mit-states", "mac": "mac", "binding-single": "clip-binding", "binding-two": "clip-binding",
                "binding-rel": "clip-binding", "controlled-imcaps": "controlled-imcaps", "captions": "cc3m", "cub": ".",
                "dsprites": "dsprites", "3dshapes": "3dshapes"}
     for world, folder in folders.items():   # dSprites' file name says its size: the release's is 64 px
         export_world(world, tmp_path / folder, n=40, size=64 if world == "dsprites" else 32)
+        assert export_place(world, tmp_path / folder) == ("$VLCONCEPTS_DATA" if folder == "." else f"$VLCONCEPTS_DATA/{folder}")
     status = dataset_status()
     assert {name for name, present in status.items() if not present} == {"word-vectors"}, status
     report = doctor(check_models=False, echo=lambda s: None)

@@ -151,7 +151,7 @@ def test_captions_name_departures_and_no_temporary_path():
     assert departures_from_paper(source="real", epochs=400, oracle_epochs=100, lr=5e-5, batch_size=128,
                                  word_sources=["fasttext", "word2vec"], seeds=[1123]) == "none"
     text = departures_from_paper(source="synthetic", epochs=150, seeds=[1123, 1124, 1125])
-    assert text == "source synthetic (paper: real); epochs 150 (paper: 400); seeds [1123, 1124, 1125] (paper: [1123])"
+    assert text == "source synthetic (paper: real); epochs 150 (release: 400); seeds [1123, 1124, 1125] (release: [1123])"
     with pytest.raises(InputValidationError, match="no paper setting"):
         departures_from_paper(epoch=3)
     assert caption_spec("toyclip:/tmp/x/compmap/toyclip-widths/w8/last.pt", cache="/tmp/x") == "toyclip:$VLCONCEPTS_CACHE/compmap/toyclip-widths/w8/last.pt"

@@ -66,6 +66,45 @@ def test_dry_profiles_use_the_paper_architectures(profile):
     assert not missing, f"architectures of the paper profile missing from {profile}: {missing}"
 
 
+DRY_DEPARTURES = {  # (notebook, key) where the dry profile may differ from the paper profile beyond specs and labels, and why
+    ("41_probes_em", "probe"): "a random T5 at T5-large's sizes (decoder 'tiny', d_model 1024, 24 layers): no download",
+    ("44_probes_imcaps", "probe"): "the same random T5 as 41",
+    ("41_probes_em", "optional_encoders"): "RoBERTa-CLIP is optional too: it builds only where its config and tokenizer are cached",
+    ("44_probes_imcaps", "source"): "the dry tree's ControlledImCaps export in the release layout, not reporting_bias' temporal.json",
+    ("44_probes_imcaps", "image_root"): "the export holds its own images",
+    **{(n, "missing_images"): "the dry tree holds every image" for n in ("50_mac_closed_open", "51_mac_branch_ablation", "52_mac_qualitative")}}
+
+
+def _without_specs(value):
+    "`value` with every model spec replaced by one placeholder (the dry profile swaps weights, `test_dry_profiles_use_the_paper_architectures`)."
+    if isinstance(value, dict): return {k: _without_specs(v) for k, v in value.items()}
+    if isinstance(value, list): return [_without_specs(v) for v in value]
+    return "<spec>" if _specs(value) else value
+
+
+def test_dry_profile_runs_the_paper_profiles_values():
+    "Every other value of a dry profile is the paper profile's (its header says so); a value left behind measures another run."
+    wrong = []
+    for paper in sorted(PROFILES_DIR.glob("*.paper.yaml")):
+        notebook = paper.name.split(".")[0]
+        ours, dry = (_without_specs(yaml.safe_load(p.read_text()) or {}) for p in (paper, PROFILES_DIR / f"{notebook}.dry.yaml"))
+        for key in sorted(set(ours) | set(dry)):
+            if key.endswith(("_label", "_labels")) or (notebook, key) in DRY_DEPARTURES: continue
+            if ours.get(key, "<absent>") != dry.get(key, "<absent>"):
+                wrong.append(f"{notebook}.{key}: paper {ours.get(key, '<absent>')!r}, dry {dry.get(key, '<absent>')!r}")
+    assert not wrong, f"dry profiles whose values are not the paper profile's (fix, or list in DRY_DEPARTURES with why): {wrong}"
+
+
+def test_dry_small_runs_the_smoke_values_where_it_says_so():
+    "A dry-small profile whose header says it runs the smoke profile's values has exactly those."
+    wrong = []
+    for path in sorted(PROFILES_DIR.glob("*.dry-small.yaml")):
+        if "runs the smoke profile's values" not in path.read_text(): continue
+        smoke = path.with_name(path.name.replace(".dry-small.", ".smoke."))
+        if (yaml.safe_load(path.read_text()) or {}) != (yaml.safe_load(smoke.read_text()) or {}): wrong.append(path.name)
+    assert not wrong, f"dry-small profiles that say they run the smoke values but do not: {wrong}"
+
+
 def test_czsl_curves_paper_profile_reads_real_mit_states():
     overrides = yaml.safe_load((PROFILES_DIR / "06_czsl_curves.paper.yaml").read_text())
     assert overrides["source"] == "real" and overrides["model_spec"].startswith("openclip:ViT-B-32@")

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 import numpy as np
 import torch
 
-from .core import DatasetFormatError, InputValidationError, atomic_path, data_dir, get_logger, progress
+from .core import DatasetFormatError, InputValidationError, atomic_path, data_dir, data_path, get_logger, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, close_up_scene,
                                  expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
                                  register_dataset, render_to_files, require_path, split_counts, write_json, write_lines,
@@ -249,9 +249,9 @@ def warn_split_mismatches(mismatches: dict, metadata_path: Path, split_dir: Path
 # %% ../nbs/04b_attribute_object_data.ipynb #0a0bdee2
 @MIT_STATES_DATASET.loads
 def load_mit_states(root: Optional[Path] = None, missing_images: str = "error") -> AttributeObjectDataset:
-    """Read MIT-States in the TMN layout under `root` (default `$VLCONCEPTS_DATA/mit-states`); `missing_images`: `keep_present_images`.
+    """Read MIT-States in the TMN layout under `root` (`data_path`; default `$VLCONCEPTS_DATA/mit-states`); `missing_images`: `keep_present_images`.
     Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
-    root = Path(root) if root is not None else data_dir() / "mit-states"
+    root = data_path(root) if root is not None else data_dir() / "mit-states"
     require_path(root, "mit-states")
     split_pairs_ = _mit_split_pairs(root)
     metadata_path = require_path(root / MIT_METADATA, "mit-states")
@@ -378,10 +378,10 @@ def _mac_records(root: Path, missing_images: str, split_files: dict[Path, list])
 
 @MAC_DATASET.loads
 def load_mac(root: Optional[Path] = None, split_files_only: bool = False, missing_images: str = "error") -> AttributeObjectDataset:
-    """Read MAC under `root` (default `$VLCONCEPTS_DATA/mac`): split files, image metadata, images (`split_files_only`: the label
+    """Read MAC under `root` (`data_path`; default `$VLCONCEPTS_DATA/mac`): split files, image metadata, images (`split_files_only`: the label
     space only). Data that are neither the published release nor a vlconcepts export are your own (`datasets.note_own_data`)."""
     check_missing_images(missing_images)
-    root = Path(root) if root is not None else data_dir() / "mac"
+    root = data_path(root) if root is not None else data_dir() / "mac"
     require_path(root, "mac")
     split_dir = root / MAC_SPLIT_DIR if (root / MAC_SPLIT_DIR).is_dir() or not (root / "train_pairs.txt").exists() else root
     compositions, pairs, split_files = {}, {}, {}

@@ -62,7 +62,7 @@ def binding_dataset(task: str, source: str = "synthetic", fraction: float = 1.0,
     if source != "release" and (not isinstance(source, (str, Path)) or bare and not Path(source).is_dir()):
         raise InputValidationError(f"binding-{task}: unknown source {source!r}; use 'synthetic' (rendered here), 'release' "
                                    "(the paper's release under $VLCONCEPTS_DATA/clip-binding) or the path of a release folder.")
-    return load_binding(None if source == "release" else Path(source).expanduser(), task)
+    return load_binding(None if source == "release" else source, task)   # the loader expands $VLCONCEPTS_DATA, ~
 
 # %% ../nbs/20_binding.ipynb #ff2bcf57
 @dataclass(eq=False)

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .core import DatasetFormatError, InputValidationError, atomic_write, data_dir, paper_table, progress
+from .core import DatasetFormatError, InputValidationError, atomic_write, data_dir, data_path, paper_table, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, format_error,
                                  keep_present_images, read_scenes_json, register_dataset, render_to_files, require_path,
                                  split_counts, write_json, write_scenes_json, writes)
@@ -233,10 +233,10 @@ def _ordered(found: set, canonical: Sequence[str]) -> list[str]:
 # %% ../nbs/04a_binding_data.ipynb #b7339124
 @BINDING_DATASET.loads
 def load_binding(root: Optional[Path] = None, task: str = "single", missing_images: str = "error") -> BindingDataset:
-    """Read binding task `task` ('single', 'two', 'rel') from the release layout under `root` (default `$VLCONCEPTS_DATA/clip-binding`);
+    """Read binding task `task` ('single', 'two', 'rel') from the release layout under `root` (`data_path`; default `$VLCONCEPTS_DATA/clip-binding`);
     an image a label file names but the folder lacks: `datasets.keep_present_images` (`missing_images`)."""
     _check_task(task); check_missing_images(missing_images)
-    root = Path(root) if root is not None else data_dir() / "clip-binding"
+    root = data_path(root) if root is not None else data_dir() / "clip-binding"
     name = f"binding-{task}"
     folder = require_path(root / BINDING_FOLDERS[task], "clip-binding", binding_layout(task), name)
     paths, splits, candidates, negatives = [], [], [], []

@@ -696,10 +696,13 @@ RESULTS_SPEC, RESULT_PICKLE = "results", "result.pkl"
 
 
 def code_digest(*modules) -> str:
-    "A digest of the source files of `modules` (modules or dotted names): an edit to any of them changes it."
-    import importlib
+    """A digest of the source of `modules`: modules or dotted names (their files), or functions (their source, for a helper
+    of a module too broad to stamp whole): an edit to any of them changes it."""
+    import importlib, inspect
     hasher = _Hasher()
     for module in modules:
+        if callable(module) and not inspect.ismodule(module):     # a function: its own lines (decorators unwrapped)
+            hasher.add(f"{module.__module__}.{module.__qualname__}", inspect.getsource(module).encode()); continue
         module = importlib.import_module(module) if isinstance(module, str) else module
         hasher.add(module.__name__, Path(module.__file__).read_bytes())
     return hasher.hexdigest()

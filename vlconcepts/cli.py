@@ -39,9 +39,9 @@ __all__ = ['logger', 'KERNEL_NAME', 'MAX_ERROR_CHARS', 'MAX_DEFAULT_JOBS', 'OFFL
            'rebuild_prerequisites', 'rebuild_side_by_side', 'load_registries', 'dataset_status', 'spec_status',
            'check_specs', 'hub_names', 'hub_name_status', 'dataset_note', 'path_note', 'word_source_notes',
            'experiment_readiness', 'missing_item', 'paper_readiness', 'backend_sources', 'paper_hub_models',
-           'precache_paper_models', 'doctor', 'export_world', 'train_probes', 'report_overrides', 'portable_paths',
-           'KernelLogEcho', 'report_folders', 'run_report', 'add_plugin_argument', 'use_plugins', 'add_report_parser',
-           'launch', 'build_parser', 'main']
+           'precache_paper_models', 'doctor', 'export_world', 'export_place', 'train_probes', 'report_overrides',
+           'portable_paths', 'KernelLogEcho', 'report_folders', 'run_report', 'add_plugin_argument', 'use_plugins',
+           'add_report_parser', 'launch', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #847abb70
 KERNEL_NAME = "python3"  # every experiment runs in the Python 3 kernel of the environment that runs `vlconcepts`
@@ -734,6 +734,15 @@ def export_world(name: str, out: Path, n: Optional[int] = None, seed: int = 0, s
         raise VLConceptsError(f"Unknown world '{name}': choose one of {', '.join(exporters)}.")
     return exporters[name](Path(out), n=n, seed=seed, size=size)
 
+# %% ../nbs/90_cli.ipynb #5bd147ae
+def export_place(world: str, out: Path) -> str:
+    """Where the export of `world` written to `out` belongs for its loader to read it as the real dataset: '$VLCONCEPTS_DATA'
+    when `out` holds the dataset's marker (CUB: `CUB_200_2011/…`), else '$VLCONCEPTS_DATA/<the marker's first folder>'."""
+    load_registries()
+    entry = next((e for e in registered_datasets().values() if world in e.exporters), None)
+    if entry is None: raise VLConceptsError(f"Unknown world '{world}': choose one of {', '.join(world_exporters())}.")
+    return "$VLCONCEPTS_DATA" if (Path(out) / entry.marker).exists() else f"$VLCONCEPTS_DATA/{entry.marker.split('/')[0]}"
+
 # %% ../nbs/90_cli.ipynb #d746e5c3
 def train_probes(encoders: Sequence[str], profile: str = "tiny", overrides: Sequence[str] = (), device: str = "auto",
                  echo=print) -> list[Path]:
@@ -804,11 +813,13 @@ class KernelLogEcho:
     def flush(self): pass
 
 # %% ../nbs/90_cli.ipynb #9258bc9a
-def report_folders(profile: str, root: Path, out: Optional[Path] = None, runs_dir: Optional[Path] = None) -> tuple[Path, Path]:
-    """(out, runs_dir) of a report of `profile` in checkout `root`, absolute: its page, figure and HTML go to `out` (default:
+def report_folders(profile: str, root: Optional[Path] = None, out: Optional[Path] = None, runs_dir: Optional[Path] = None) -> tuple[Path, Path]:
+    """(out, runs_dir) of a report of `profile` in `root` (default: the checkout the working folder lies in, else the working
+    folder, as `core.profile_outputs`; never the checkout of the template), absolute: its page, figure and HTML go to `out` (default:
     `reports/` under `core.profile_outputs`: the committed `reports/` for tiny only, `results/<profile>/reports/` else), its
     executed notebook to `runs_dir` (default: `runs/reports/` for tiny, `runs/<profile>/reports/` else; `out` when given)."""
-    runs = Path(root) / "runs" / ("reports" if profile == "tiny" else f"{profile}/reports")
+    root = Path(root) if root is not None else (repo_root(Path.cwd()) or Path.cwd())
+    runs = root / "runs" / ("reports" if profile == "tiny" else f"{profile}/reports")
     folders = (Path(out or profile_outputs(profile, root) / "reports").resolve(), Path(runs_dir or (runs if out is None else out)).resolve())
     for folder, option in zip(folders, ("--out", "its runs folder")):
         if folder.exists() and not folder.is_dir():
@@ -827,7 +838,7 @@ def run_report(specs: Sequence[str], profile: str = "tiny", device: str = "auto"
     template = experiments_dir(command="report") / "70_report.ipynb"
     root, name = repo_root(template.parent) or Path.cwd(), report_name(specs)
     specs = [absolute_spec(spec) for spec in specs]       # a relative checkpoint path means the caller's folder, not the kernel's
-    out, runs_dir = report_folders(profile, root, out, runs_dir)   # absolute: the kernel runs in nbs/experiments/
+    out, runs_dir = report_folders(profile, None, out, runs_dir)   # the caller's checkout or folder; absolute: the kernel runs elsewhere
     check_specs(specs)                                   # a misspelt prefix or a missing checkpoint fails here, before any kernel starts
     parameters = run_parameters(template, profile, device)
     settings = {"keep_going": True, **parameters.get("settings", {}), **report_overrides(overrides)}   # one bad model: a named failure
@@ -864,12 +875,22 @@ def add_plugin_argument(p):
 
 def use_plugins(plugins: Sequence[str]) -> list[str]:
     """Add `plugins` (a .py path made absolute) to `$VLCONCEPTS_PLUGINS`, which the kernels this process starts inherit,
-    and import them here (a bad one fails before any kernel starts); every plugin now named."""
+    and import them here (a bad one fails before any kernel starts); every plugin now named. A module name is also looked
+    for in the working folder, as `python -m` would (it is appended to `sys.path` and to the kernels' `$PYTHONPATH`)."""
     from vlconcepts.models import PLUGINS_VARIABLE, import_plugins
     given = [str(Path(p).expanduser().resolve()) if str(p).endswith(".py") else str(p) for p in plugins]
-    named = [p.strip() for p in os.environ.get(PLUGINS_VARIABLE, "").split(",") if p.strip()]
+    if any(not p.endswith(".py") for p in given):       # the console script's sys.path lacks the folder it is run from
+        here, paths = str(Path.cwd()), [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        if here not in sys.path: sys.path.append(here)
+        if here not in paths: os.environ["PYTHONPATH"] = os.pathsep.join([*paths, here])
+    before = os.environ.get(PLUGINS_VARIABLE)
+    named = [p.strip() for p in (before or "").split(",") if p.strip()]
     if given: os.environ[PLUGINS_VARIABLE] = ",".join(dict.fromkeys(named + given))
-    return import_plugins()
+    try: return import_plugins()
+    except ModelSpecError:                  # a plugin that failed is not handed to the kernels either
+        if before is None: os.environ.pop(PLUGINS_VARIABLE, None)
+        else: os.environ[PLUGINS_VARIABLE] = before
+        raise
 
 
 def add_report_parser(commands):
@@ -879,7 +900,8 @@ def add_report_parser(commands):
     p.add_argument("--profile", default="tiny", choices=("tiny", "smoke", "paper"), help="whose lens settings (tiny: the lens experiments')")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--out", default=None, type=Path,
-                   help="folder of the page, figure and HTML (default: reports/ of the checkout for tiny, results/<profile>/reports/ else)")
+                   help="folder of the page, figure and HTML (default: reports/ of the checkout or folder run from for tiny, "
+                        "results/<profile>/reports/ there else)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a report setting (repeatable)")
     add_plugin_argument(p)
 
@@ -939,7 +961,9 @@ def build_parser() -> argparse.ArgumentParser:
     world_commands = p.add_subparsers(dest="world_command", required=True)
     p = world_commands.add_parser("export", help="write a synthetic world in an official dataset format")
     p.add_argument("name", help="a world a registered dataset exports, e.g. mit-states or binding-two (an unknown name lists them)")
-    p.add_argument("--out", required=True, type=Path, help="output folder")
+    p.add_argument("--out", required=True, type=Path,
+                   help="output folder, laid out as the dataset's loader reads its root: $VLCONCEPTS_DATA/mit-states for mit-states, "
+                        "the data root itself for cub (it gets CUB_200_2011/); the command says which")
     p.add_argument("--n", type=int, default=None, help="number of images (default: the exporter's)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--size", type=int, default=None, help="image side in pixels")
@@ -1014,7 +1038,8 @@ def _run_command(args) -> int:
     if args.command == "world":
         start = time.time()
         path = export_world(args.name, args.out, n=args.n, seed=args.seed, size=args.size)
-        print(f"wrote {args.name} to {path} in {time.time() - start:.1f} s")
+        print(f"wrote {args.name} to {path} in {time.time() - start:.1f} s; {args.out} stands for {export_place(args.name, args.out)} "
+              "(put it there, or name it as an experiment's data folder, to read it as the real dataset)")
         return 0
     raise AssertionError(args.command)
 

@@ -38,11 +38,11 @@ logger = get_logger(__name__)
 __all__ = ['logger', 'CZSL_COLUMNS', 'CUB_COLUMNS', 'MIT_STATES_TEMPLATE', 'CUB_ATTRIBUTE_TEMPLATE', 'CUB_CLASS_TEMPLATE',
            'CLIP_TEMPLATES', 'ACTIVATION_SCALE', 'WORD_VECTOR_SOURCES', 'WORD_VECTOR_ALTERNATIVES',
            'WORD_VECTORS_LAYOUT', 'WORD_VECTORS_DATASET', 'FASTTEXT_MAGIC', 'COMPMAP_HM', 'INTERVENTION_VARIANTS',
-           'FEW_SHOT_ROWS', 'PAPER_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES', 'PAPER_MODELS',
-           'cub_attribute_phrase', 'cub_attribute_prompt', 'cub_class_prompt', 'template_set', 'fill_prompts',
-           'text_embeddings', 'concept_activations', 'group_softmax', 'word_vector_format', 'read_word_vectors',
-           'word_vector_files', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors', 'word_vectors',
-           'intervene', 'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun',
+           'FEW_SHOT_ROWS', 'PAPER_SETTINGS', 'RELEASE_SETTINGS', 'DENOISE_RULES', 'RELEASE_CODE_CHOICES',
+           'PAPER_MODELS', 'cub_attribute_phrase', 'cub_attribute_prompt', 'cub_class_prompt', 'template_set',
+           'fill_prompts', 'text_embeddings', 'concept_activations', 'group_softmax', 'word_vector_format',
+           'read_word_vectors', 'word_vector_files', 'load_word_vectors', 'phrase_vectors', 'minilm_word_vectors',
+           'word_vectors', 'intervene', 'CompositionModel', 'sweep', 'czsl_row', 'CompositionConfig', 'CompositionRun',
            'composition_scores', 'fit_composition_model', 'compmap_dataset', 'MitStates', 'prepare_mit_states',
            'primitive_concepts', 'mit_states_rows', 'interpretability_gap', 'denoise_class_attributes', 'FewShotTask',
            'few_shot_tasks', 'few_shot_accuracies', 'topk_hits', 'alignment_accuracy', 'toyclip_width_spec',
@@ -499,7 +499,7 @@ def _composition_cache_path(name: str, inputs: list, config: CompositionConfig, 
     "The cached run of `name` on `inputs` with `config`, computed in `context` (`cache.compute_context`) by this module's code and libraries."
     training = {k: v for k, v in asdict(config).items() if k != "intervention"}   # how the model is scored, not trained
     digest = dataset_fingerprint([*inputs, json.dumps(training, sort_keys=True), context, computing_libraries(),
-                                  code_digest("vlconcepts.compmap")])
+                                  code_digest("vlconcepts.compmap", "vlconcepts.czsl")])   # the epoch is chosen by czsl's AUC
     return cache_dir() / "compmap" / "composition" / f"{name}-{digest[:20]}.pt"
 
 
@@ -548,7 +548,7 @@ def compmap_dataset(name: str, source: str = "synthetic", n: int = 1000, seed: i
     exporters = {"mit-states": (export_mit_states, load_mit_states, ""), "cub": (export_cub, load_cub, "CUB_200_2011")}
     if name not in exporters: raise InputValidationError(f"CompMap datasets are 'mit-states' and 'cub', got {name!r}.")
     export, load, inner = exporters[name]
-    if source == "real": return load(Path(root).expanduser() if root else None)
+    if source == "real": return load(root or None)          # the loader expands a leading $VLCONCEPTS_DATA or ~
     if source != "synthetic": raise InputValidationError(f"source must be 'synthetic' or 'real', got {source!r}.")
     folder = cached_world(f"compmap-{name}-n{n}-seed{seed}-px{size}", functools.partial(export, n=n, seed=seed, size=size),
                           [export.__module__])   # a new drawing of the world (`cached_world`), a new folder
@@ -874,6 +874,7 @@ PAPER_SETTINGS = {"source": "real", "epochs": 400, "oracle_epochs": 100, "lr": 5
                   "word_sources": ["fasttext", "word2vec"], "seeds": [1123], "n_tasks": 600, "ways": [5, 10, 100, 200],
                   "shots": [1, 5], "C": 1.0,  # the paper's and its release's (spec §2-3); n_tasks, ways, shots: CUB
                   "intervention": "paper", "denoise": "koh"}  # the paper's text; the release's code differs (below)
+RELEASE_SETTINGS = {"epochs", "oracle_epochs", "lr", "batch_size", "word_sources", "seeds"}   # the paper's text gives none: the release's
 DENOISE_RULES = {"mode": "each class's per-attribute mode over all its images, as in the released code",
                  "koh": "Koh et al. (2020)'s majority voting, as the paper's text says"}
 RELEASE_CODE_CHOICES = {  # fixed choices of the released code that the paper's text words otherwise (spec §1, §3)
@@ -890,7 +891,8 @@ PAPER_MODELS = (("CLIP", "openclip:ViT-B-32@openai", "CLIP ViT-B/32, openclip:Vi
 
 
 def departures_from_paper(dataset=None, *, models: Sequence[str] = (), **settings) -> str:
-    """'name ours (paper: theirs)' for each of `settings` that differs from `PAPER_SETTINGS`, then each of `models` (the
+    """'name ours (paper: theirs)' for each of `settings` that differs from `PAPER_SETTINGS` ('(release: theirs)' for the
+    `RELEASE_SETTINGS`, which the paper's text leaves to its released code), then each of `models` (the
     specs of the CLIP, ViLT and ALBEF rows, in that order) that is not the paper's model, then the `RELEASE_CODE_CHOICES`
     of `dataset` ('mit-states', 'cub' or a list of them), joined by '; '; 'none' if none."""
     if isinstance(models, str) or len(models) > len(PAPER_MODELS):
@@ -905,7 +907,7 @@ def departures_from_paper(dataset=None, *, models: Sequence[str] = (), **setting
     odd = {k: v for k, v in settings.items() if k in said and v not in said[k]}
     if odd: raise InputValidationError(f"departures_from_paper: {odd} is not a known choice; known: { {k: list(said[k]) for k in odd} }.")
     paper = lambda k: f"{PAPER_SETTINGS[k]}, {said[k][PAPER_SETTINGS[k]]}" if k in said else PAPER_SETTINGS[k]
-    diffs = [f"{k} {v}" + (f": {said[k][v]}" if k in said else "") + f" (paper: {paper(k)})"
+    diffs = [f"{k} {v}" + (f": {said[k][v]}" if k in said else "") + f" ({'release' if k in RELEASE_SETTINGS else 'paper'}: {paper(k)})"
              for k, v in settings.items() if norm(v) != norm(PAPER_SETTINGS[k])]
     diffs += [f"{row} rows {spec} (paper: {name})" + (", its activation log p(match), not the raw match logit the release reads (hf-blip-itm-logit: reads that)"
                                                     if str(spec).startswith("hf-blip-itm:") else "")

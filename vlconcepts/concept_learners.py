@@ -691,7 +691,7 @@ def lazy_oracle(dataset: ConceptDataset, seed: int = 0, probe_options: Optional[
     return get
 
 # %% ../nbs/31_concept_learners.ipynb #b1298b63
-LEARNER_CODE = ("vlconcepts.concept_learners", "vlconcepts.purity")  # the code a cached learner result depends on
+LEARNER_CODE = ("vlconcepts.concept_learners", "vlconcepts.purity", "vlconcepts.czsl", "vlconcepts.concept_data")  # the code a cached learner result depends on (NIS: czsl's AUC; the validation hold-out)
 
 
 def train_and_score(name: str, dataset: ConceptDataset, *, trials: int = 1, seed: int = 0, nis_variant: str = "release",

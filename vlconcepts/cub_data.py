@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .core import DatasetFormatError, data_dir, progress
+from .core import DatasetFormatError, data_dir, data_path, progress
 from .datasets import (COLOR_NAMES, DEFAULT_SIZE, DatasetEntry, DatasetPart, ImageDataset, check_missing_images, close_up_scene,
                                  expect_file, format_error, keep_present_images, note_own_data, published_statistics, read_lines,
                                  register_dataset, render_to_files, require_path, write_lines, write_scenes_json, writes)
@@ -164,11 +164,11 @@ def _attribute_names(rows: list[list], path: Path) -> list[str]:
 # %% ../nbs/04c_cub_data.ipynb #03f5d375
 @CUB_DATASET.loads
 def load_cub(root: Optional[Path] = None, missing_images: str = "error") -> CubDataset:
-    """Read CUB-200-2011 (images, classes, train/test split, per-image attribute annotations) under `root` (default `$VLCONCEPTS_DATA`;
+    """Read CUB-200-2011 (images, classes, train/test split, per-image attribute annotations) under `root` (`data_path`; default `$VLCONCEPTS_DATA`;
     an image images.txt names but the folder lacks: `datasets.keep_present_images`). Data that are neither the published release
     nor a vlconcepts export are your own (`datasets.note_own_data`)."""
     check_missing_images(missing_images)
-    root = Path(root) if root is not None else data_dir()
+    root = data_path(root) if root is not None else data_dir()
     require_path(root, "cub")
     cub = _cub_root(root)
     need = lambda name: require_path(cub / name, "cub")

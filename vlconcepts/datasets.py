@@ -421,26 +421,28 @@ def writes(*entries, kind: Sequence[str] = ()):
     return decorator
 
 
-def export_identity(exporter: Callable, arguments: dict) -> str:
-    "Which dataset a call of `exporter` writes: its name, with the `kind` arguments of its `writes` (a re-export keeps it)."
+def _bound_export(exporter: Callable, arguments: dict) -> tuple[Callable, dict]:
+    """The function under `exporter`'s `partial`s (`exports` wraps a registered world in one) and the arguments of the call:
+    the partials' fixed keywords, `arguments`, then its defaults."""
     import inspect
     while isinstance(exporter, partial): exporter, arguments = exporter.func, {**exporter.keywords, **arguments}
     bound = inspect.signature(exporter).bind_partial(**arguments); bound.apply_defaults()
-    kind = ", ".join(f"{a}={bound.arguments[a]!r}" for a in getattr(exporter, "export_kind", ()) if a in bound.arguments)
-    return exporter.__name__ + (f"({kind})" if kind else "")
+    return exporter, bound.arguments
+
+
+def export_identity(exporter: Callable, arguments: dict) -> str:
+    "Which dataset a call of `exporter` writes: its name, with the `kind` arguments of its `writes` (a re-export keeps it)."
+    function, bound = _bound_export(exporter, arguments)
+    kind = ", ".join(f"{a}={bound[a]!r}" for a in getattr(function, "export_kind", ()) if a in bound)
+    return function.__name__ + (f"({kind})" if kind else "")
 
 
 def declared_entries(exporter: Callable, arguments: dict) -> list[str]:
     """The entries `exporter` declares with `writes` for `arguments` (its defaults filled in; a registered world's fixed
-    keywords too: `exports` wraps it in a `partial`); none when it declares nothing."""
-    import inspect
-    while isinstance(exporter, partial): exporter, arguments = exporter.func, {**exporter.keywords, **arguments}
-    declared = getattr(exporter, "writes_entries", ())
-    if callable(declared):
-        bound = inspect.signature(exporter).bind_partial(**arguments)
-        bound.apply_defaults()
-        declared = declared(bound.arguments)
-    return [str(name) for name in declared]
+    keywords too); none when it declares nothing."""
+    function, bound = _bound_export(exporter, arguments)
+    declared = getattr(function, "writes_entries", ())
+    return [str(name) for name in (declared(bound) if callable(declared) else declared)]
 
 # %% ../nbs/04_datasets.ipynb #3e56c80b
 def _positive_or_none(name: str, value, exporter: str):

@@ -18,14 +18,16 @@ import numpy as np
 
 from .core import InputValidationError, atomic_path, atomic_write, cache_dir, get_logger
 from .binding_data import PAPER_IMAGES, SAMPLES_PER_IMAGE, TABLE1_ROWS
-from .datasets import DRY_DATA_VARIABLE, unfinished_export, dataset_entry, world_exporters
+from .cache import code_digest
+from .datasets import DRY_DATA_VARIABLE, WORLD_MODULES, unfinished_export, dataset_entry, world_exporters
 
 logger = get_logger(__name__)
 
 # %% auto #0
-__all__ = ['logger', 'RELEASE_SIZES', 'MINIMUM_SIZES', 'WORD_VECTOR_FILES', 'DRY_TARGETS', 'BINDING_MARKERS', 'DRY_PROFILES',
-           'dry_sizes', 'mac_release_metadata', 'coco_style_image_paths', 'write_word_vectors', 'manifest_settings',
-           'export_dry_data', 'export_dry_dataset', 'dry_settings', 'dry_data_root', 'use_dry_data']
+__all__ = ['logger', 'RELEASE_SIZES', 'MINIMUM_SIZES', 'WORD_VECTOR_FILES', 'DRY_TARGETS', 'BINDING_MARKERS', 'DRY_CODE',
+           'DRY_PROFILES', 'dry_sizes', 'mac_release_metadata', 'coco_style_image_paths', 'write_word_vectors',
+           'manifest_settings', 'export_dry_data', 'export_dry_dataset', 'dry_settings', 'dry_data_root',
+           'use_dry_data']
 
 # %% ../nbs/04h_dry_worlds.ipynb #b3807e89
 RELEASE_SIZES = {  # exporter or file -> (items in the real release, the unit, where the count comes from)
@@ -150,9 +152,14 @@ def _exported(root: Path, name: str) -> bool:
     return dataset_entry(DRY_TARGETS[name][1]).present(root)
 
 
+DRY_CODE = (*WORLD_MODULES, *(f"vlconcepts.{m}" for m in ("attribute_object_data", "binding_data", "caption_data", "cub_data",
+                                                           "factor_data", "dry_worlds")))   # the code that draws a dry tree
+
+
 def manifest_settings(fraction: float, seed: int, image_size: int) -> dict:
-    "What a dry tree's `dry.json` records: its settings and every dataset's size at them (`dry_sizes`), so a change of sizes shows."
-    return {"fraction": fraction, "seed": seed, "image_size": image_size, "sizes": dry_sizes(fraction)}
+    """What a dry tree's `dry.json` records: its settings, every dataset's size at them (`dry_sizes`) and the digest of the code
+    that draws it (`DRY_CODE`), so a change of sizes or of an exporter shows."""
+    return {"fraction": fraction, "seed": seed, "image_size": image_size, "sizes": dry_sizes(fraction), "code": code_digest(*DRY_CODE)}
 
 
 def _check_manifest(root: Path, settings: dict) -> Path:
@@ -247,7 +254,7 @@ def dry_data_root(profile: str = "dry", root: Optional[Path] = None, eager: bool
     now (`eager`, once per settings) or only its `dry.json` (each dataset then written when first read)."""
     s = dry_settings(profile)
     settings = manifest_settings(s["fraction"], s["seed"], s["image_size"])
-    digest = hashlib.sha256(json.dumps(settings["sizes"], sort_keys=True).encode()).hexdigest()[:8]   # other sizes: another tree
+    digest = hashlib.sha256(json.dumps([settings["sizes"], settings["code"]], sort_keys=True).encode()).hexdigest()[:8]   # other sizes or code: another tree
     root = Path(root) if root else cache_dir() / "dry-data" / f"fraction{s['fraction']:g}-seed{s['seed']}-{s['image_size']}px-{digest}"
     if eager: return export_dry_data(root, s["fraction"], s["seed"], s["image_size"])
     root.mkdir(parents=True, exist_ok=True)

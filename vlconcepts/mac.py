@@ -331,6 +331,9 @@ def code_choices(methods) -> str:
         if combined: said.append(f"branch logits of {', '.join(combined)} {words}")
     if any(c.epochs > 0 for c in configs.values()):
         said.append("frozen image tokens, without the release's training augmentation (flip, perspective, ±5° rotation)")
+    adapted = [m for m, c in configs.items() if c.adapter_dim]
+    if adapted: said.append(f"{', '.join(adapted)}'s adapters on the frozen class token (the release's sit inside the image encoder's "
+                            "blocks, as AdaptFormer's)")
     return "; ".join(said) or "none"
 
 # %% ../nbs/50_mac.ipynb #28328686
@@ -686,7 +689,7 @@ def run_method(name: str, vl_model, dataset: AttributeObjectDataset, *, epochs: 
         return torch.cat([score_pairs(model, cls[chunk], patches[chunk], spaces[w]) for w in ("closed", "open")], dim=1)
 
     scores = cached_activations(f"mac-scores:{name}", train_and_score, images, model=vl_model, chunk_size=len(images),
-                                extra={"config": asdict(config), "split": split, "code": code_digest("vlconcepts.mac")},
+                                extra={"config": asdict(config), "split": split, "code": code_digest("vlconcepts.mac", "vlconcepts.czsl")},
                                 dataset_key=f"{dataset.fingerprint}:{split}")
     n_closed = len(spaces["closed"])
     return {"name": name, "config": config, "images": images, "spaces": spaces,

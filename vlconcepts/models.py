@@ -36,13 +36,13 @@ __all__ = ['logger', 'BACKEND_MODULES', 'SPEC_EXAMPLES', 'PLUGINS_VARIABLE', 'TI
            'image_batches', 'autocast_dtype', 'autocast', 'hash_state_dict', 'VLModel', 'check_hook_output',
            'check_feature_widths', 'model_code', 'DualEncoderModel', 'IndistinctTextsWarning', 'indistinct_texts',
            'warn_indistinct_texts', 'preprocess_pixels', 'register_openclip_config', 'tiny_test_config',
-           'OpenCLIPModel', 'absolute_spec', 'offline_settings', 'hub_cache_only', 'openclip_build_config',
-           'create_openclip', 'openclip_arch_and_weights', 'load_openclip', 'check_openclip_spec', 'tiny_tokenizer',
-           'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower', 'openclip_text_tower',
-           'encode_text_embeddings', 'prompt_length', 'word_token_embeddings', 'tokenizer_digest', 'HFProcessorMixin',
-           'HFCLIPModel', 'load_hf_clip', 'pair_batches', 'ViltITMModel', 'load_hf_vilt', 'BlipITMModel',
-           'load_hf_blip_itm', 'load_hf_blip_itm_logit', 'SentenceEncoderModel', 'packaged_minilm_dir', 'load_sbert',
-           'random_config', 'random_hf_model', 'random_sentence_encoder']
+           'OpenCLIPModel', 'absolute_spec', 'labelled_specs', 'offline_settings', 'hub_cache_only',
+           'openclip_build_config', 'create_openclip', 'openclip_arch_and_weights', 'load_openclip',
+           'check_openclip_spec', 'tiny_tokenizer', 'save_tiny_model', 'has_image_tokens', 'has_openclip_text_tower',
+           'openclip_text_tower', 'encode_text_embeddings', 'prompt_length', 'word_token_embeddings',
+           'tokenizer_digest', 'HFProcessorMixin', 'HFCLIPModel', 'load_hf_clip', 'pair_batches', 'ViltITMModel',
+           'load_hf_vilt', 'BlipITMModel', 'load_hf_blip_itm', 'load_hf_blip_itm_logit', 'SentenceEncoderModel',
+           'packaged_minilm_dir', 'load_sbert', 'random_config', 'random_hf_model', 'random_sentence_encoder']
 
 # %% ../nbs/01_models.ipynb #20ac8c96
 _BACKENDS: dict[str, Callable] = {}  # prefix -> loader(rest_of_spec, device) -> VLModel
@@ -484,6 +484,19 @@ def model_code(model) -> dict[str, str]:
     identities = {name: _module_identity(name, classes) for name, classes in by_module.items()}
     return {name.split(".")[0] if "==" in identity else name: identity for name, identity in sorted(identities.items())}
 
+# %% ../nbs/01_models.ipynb #3bae72ee
+def _weight_samples(tensors, k: int = 16) -> bytes:
+    "`k` evenly spaced entries of each tensor as float64 bytes: cheap evidence that weights changed where no version counter says so."
+    samples = []
+    for t in tensors:
+        flat = t.detach().reshape(-1)
+        if flat.numel() == 0: continue
+        if flat.is_complex(): flat = torch.view_as_real(flat).reshape(-1)
+        m = min(k, flat.numel())                                    # whole numbers: a float linspace overshoots past 2^24
+        index = torch.arange(m, device=flat.device) * (flat.numel() - 1) // max(m - 1, 1)
+        samples.append(flat[index].to(torch.float64))
+    return torch.cat(samples).cpu().numpy().tobytes() if samples else b""
+
 # %% ../nbs/01_models.ipynb #21d45e77
 @patch
 def similarity(self: VLModel, images, texts: Sequence[str]) -> torch.Tensor:
@@ -507,9 +520,11 @@ def match_scores(self: VLModel, images, texts: Sequence[str], batch_size: int = 
 
 @patch(as_prop=True)
 def fingerprint(self: VLModel) -> str:
-    "Stable hex digest of spec + class + configuration + code (`model_code`) + every weight; recomputed when a weight changes in place."
+    """Stable hex digest of spec + class + configuration + code (`model_code`) + every weight; recomputed when a weight changes
+    in place: its version counter moves, or (an edit through `.data`, which moves no counter) one of 16 entries it samples."""
     state = self.module.state_dict(keep_vars=True)
-    key = tuple((name, id(t), t._version, t.data_ptr(), t.dtype) for name, t in state.items() if isinstance(t, torch.Tensor))
+    tensors = {name: t for name, t in state.items() if isinstance(t, torch.Tensor)}
+    key = tuple((name, id(t), t._version, t.data_ptr(), t.dtype) for name, t in tensors.items()) + (_weight_samples(tensors.values()),)
     if self._fingerprint is None or key != self._fingerprint_key:
         digest = hashlib.blake2b(digest_size=20)
         digest.update(f"{self.spec}|{type(self).__name__}|{self.kind}|{self._fingerprint_extra()}|".encode())
@@ -794,6 +809,18 @@ def _openclip_tags(arch: str) -> list[str]:
     "open_clip's pretrained tags of `arch` (none for an architecture it does not know)."
     import open_clip
     return open_clip.list_pretrained_tags_by_model(arch)
+
+# %% ../nbs/01_models.ipynb #579c2f45
+def labelled_specs(specs: Sequence[str], labels: Sequence[str] = ()) -> dict[str, str]:
+    "Row label -> spec for an experiment's `specs` and `labels` (none: each spec labels itself); one distinct label per spec."
+    specs = string_list(specs, "model specs")
+    labels = string_list(labels, "model labels") or specs
+    if len(labels) != len(specs):
+        raise InputValidationError(f"{len(specs)} model specs {specs} but {len(labels)} labels {labels}: give one label per spec, "
+                                   "in the same order (or no labels, and each spec labels its row).")
+    if len(set(labels)) != len(labels):
+        raise InputValidationError(f"model labels repeat ({labels}): two models would share one row; give each its own label.")
+    return dict(zip(labels, specs))
 
 # %% ../nbs/01_models.ipynb #61e42480
 def offline_settings() -> list[str]:

@@ -922,7 +922,7 @@ def run_table1(n_samples: int = 3000, n_trials: int = 5, seed: int = 87, metrics
                              nis_classifier_seed=nis_classifier_seed, **probe_kwargs)
     for mode, trial in (progress(runs, desc="Table 1") if show_progress else runs):
         trial_seed = table1_trial_seed(seed, mode, trial)
-        scores = cached_result("purity-table1-trial", lambda: trial_scores(mode, trial, trial_seed), modules=["vlconcepts.purity"],
+        scores = cached_result("purity-table1-trial", lambda: trial_scores(mode, trial, trial_seed), modules=["vlconcepts.purity", "vlconcepts.czsl"],
                                parts=dict(mode=mode, trial=trial, seed=seed, n_samples=n_samples, k=k, correlation=correlation,
                                           metrics=list(metrics), r4_splits=r4_splits, nis_classifier_seed=nis_classifier_seed,
                                           probe=probe_kwargs))
@@ -961,7 +961,7 @@ def table1_nis_draws(scores, n_draws: int, *, n_samples: int = 3000, seed: int =
                 c_true, c_soft = table1_representations(n_samples, k, mode, seed=trial_seed, correlation=correlation)
                 classifier_seed = trial_seed if nis_classifier_seed is None else nis_classifier_seed   # None: the trial's, as run_table1
                 return 100 * niche_impurity_score(c_soft, c_true, seed=trial_seed, variant="release", classifier_seed=classifier_seed)
-            values.append(cached_result("purity-table1-nis-draw", draw, modules=["vlconcepts.purity"],
+            values.append(cached_result("purity-table1-nis-draw", draw, modules=["vlconcepts.purity", "vlconcepts.czsl"],
                 parts=dict(mode=mode, trial_seed=trial_seed, n_samples=n_samples, k=k, correlation=correlation,
                            nis_classifier_seed=nis_classifier_seed)))
         draws[mode] = np.array(values)

@@ -788,8 +788,10 @@ TRAINING_LIBRARIES = ("open_clip_torch", "transformers")   # what the trainers b
 
 
 def _built_by(modules: Sequence[str]) -> list[str]:
-    "What a training run's checkpoints were computed by: the trainer and world code, and the libraries' versions."
-    return [code_digest(*modules, *TRAINING_WORLD_MODULES), computing_libraries(*TRAINING_LIBRARIES)]
+    """What a training run's checkpoints were computed by: the trainer and world code, the model builders (`vlconcepts.models`:
+    `create_openclip`'s seeded init) with the seeding helpers they use, and the libraries' versions."""
+    return [code_digest(*modules, *TRAINING_WORLD_MODULES, "vlconcepts.models", isolated_torch_rng, seed_everything),
+            computing_libraries(*TRAINING_LIBRARIES)]
 
 
 def run_folder(name: str, profile: str, config, device="auto", modules: Sequence[str] = ("vlconcepts.toyclip",)) -> Path:
