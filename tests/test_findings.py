@@ -172,15 +172,17 @@ def test_paper_values_are_quoted_as_transcribed(finding):
 
 
 def test_a_cause_is_stated_only_where_a_table_shows_it(tmp_path):
-    nis = F.finding("purity.nis_detects_impurity")
-    frame = pd.DataFrame([["p-value", "1.15e-01", "2.25e-02"]], columns=["", "NIS", "NIS (release)"])
-    frame.to_csv(tmp_path / "purity_table1.csv", index=False)
-    assert F.assess_finding(nis, tmp_path)["if not: cause"] == "not explained"          # the power table is missing
-    pd.DataFrame({"": ["NIS (release)"], "share of 5-vs-5 draws with p < 0.01": ["0.48"]}).to_csv(tmp_path / "purity_table1_nis_power.csv", index=False)
-    assert F.assess_finding(nis, tmp_path)["if not: cause"].startswith("the release's NIS")
-    frame.loc[0, "NIS (release)"] = "2.25e-01"                                           # the release's NIS does not separate them either
-    frame.to_csv(tmp_path / "purity_table1.csv", index=False)
-    assert F.assess_finding(nis, tmp_path)["if not: cause"] == "not explained"
+    overfits = F.finding("binding.clip_ft_overfits")
+    frame = pd.DataFrame({"model": ["CLIP", "CLIP-FT"], "train": ["25.87", "26.20 ± 0.16"], "val": ["41.37", "34.05 ± 0.27"],
+                          "gen": ["33.88", "34.60 ± 0.16"]})
+    assert F.assess_finding(overfits, tmp_path)["if not: cause"].startswith("not measured")   # no table at all: nothing to explain
+    frame.to_csv(tmp_path / "binding_table4.csv", index=False)
+    row = F.assess_finding(overfits, tmp_path)
+    assert row["holds?"] == F.FAILS and row["if not: cause"].startswith("CLIP-FT never fits its training set"), row
+    frame.loc[1, ["train", "gen"]] = ["60.00 ± 0.16", "45.00 ± 0.16"]                   # CLIP-FT fits, and still does not overfit
+    frame.to_csv(tmp_path / "binding_table4.csv", index=False)
+    row = F.assess_finding(overfits, tmp_path)
+    assert row["holds?"] == F.FAILS and row["if not: cause"] == "not explained", row
 
 
 def test_seed_files_decide_the_spread(tmp_path):

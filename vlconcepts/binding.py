@@ -786,6 +786,12 @@ def plot_accuracy(long: pd.DataFrame, ax=None, title: str = "", paper: Optional[
         points = [(i - 0.4 + (h + 0.5) * width, paper.loc[m, s]) for i, m in enumerate(models) for h, s in enumerate(splits)
                   if m in paper.index and s in paper.columns and np.isfinite(paper.loc[m, s])]
         if points: ax.scatter(*zip(*points), marker="D", s=14, color="red", zorder=4, label="paper")
-    ax.set(xlabel="model", ylabel="accuracy (%)", ylim=(0, 105), title=title)
-    ax.legend(fontsize=7, ncols=5, loc="lower left", bbox_to_anchor=(0, 1.08 if title else 1.0), frameon=False)
+    runs = long.groupby("model", sort=False)["seed"].nunique() if "seed" in long else pd.Series(dtype=int)
+    if len(runs):                                                   # what the error bars are, and over how many runs
+        once = [m for m, n in runs.items() if n == 1]
+        title += (("\n" if title else "") + f"mean ± standard error over {runs.max()} seeds per trained model"
+                  + (f"; one run for {', '.join(once)} (no bar)" if once else ""))
+    ax.set(xlabel="model", ylabel="accuracy (%)", ylim=(0, 105))
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7, ncols=5, loc="lower left", bbox_to_anchor=(0, 1.15 if title else 1.0), frameon=False)
     return ax

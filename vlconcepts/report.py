@@ -575,7 +575,11 @@ def summary_figure(reports: Sequence[ModelReport], paper: Optional[pd.DataFrame]
     height = 0.8 / len(reports)
     for k, report in enumerate(reports):
         values = {a.name: a.normalised for res in report.lenses.values() for a in res.axes}
-        ax.barh(np.arange(len(axes)) + k * height, [values.get(a, np.nan) for a in axes], height, label=report.label)
+        rows, shown = np.arange(len(axes)) + k * height, [values.get(a, np.nan) for a in axes]
+        ax.barh(rows, shown, height, label=report.label)
+        for row, value in zip(rows, shown):          # a lens not run for this model is said so: no bar would read as chance
+            if np.isnan(value): ax.text(0.01, row, f"{report.label}: not run", va="center", fontsize=6.5, color="grey",
+                                        transform=ax.get_yaxis_transform())
     if paper is not None and len(paper):
         shown = paper[paper.axis.isin(axes)]
         for marker, (model, part) in zip("xo^sdv*PX+", shown.groupby("model", sort=False)):
