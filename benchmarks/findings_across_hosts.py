@@ -24,7 +24,11 @@ mac.drop_in_attributes_not_objects (0.94 -> 1.01, inconclusive -> holds), was no
 Troika's, retrained on this host. Not a host comparison alone: (a)'s MAC zero-shot CLIP rows were computed before
 2026-12-01's written-out prompts (CLIP closed Top1-P 84.33 -> 85.33), which moved the MAC rows that compare with CLIP
 (mac.mm_encoder_best_closed, for one). These tables were committed
-(benchmarks/measured/2026-12-01_findings_across_hosts_full_avx2.txt)."""
+(benchmarks/measured/2026-12-01_findings_across_hosts_full_avx2.txt).
+Measured 2026-12-02 (afternoon), after the findings gained rows and paired checks: the committed tables (AVX-512 cold
+rebuild of f603df1) against d231824's (AVX2): 4.93 (probes.two_objects_harder -5.76 -> -0.83, a new row; 3.23 with its
+check unpaired), so HOST_MARGIN_SHIFT = 5.0; 61 of 62 verdicts the same
+(benchmarks/measured/2026-12-02_findings_across_hosts_paired.txt)."""
 import argparse
 import math
 from pathlib import Path

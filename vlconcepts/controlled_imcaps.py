@@ -80,7 +80,8 @@ def category_summary(frame: pd.DataFrame, n_boot: int = 1000, level: float = 0.9
 
 # %% ../nbs/42_controlled_imcaps.ipynb #11101cc4
 def compare_models(frame: pd.DataFrame, model_a: str, model_b: str, scores: Sequence[str] = SCORES) -> pd.DataFrame:
-    "Per type (and 'all') and score: both models' mean %, the pairs where they differ, and the Wilcoxon p-value."
+    """Per type (and 'all') and score: both models' mean %, the pairs where they differ, the Wilcoxon p-value (scipy's normal
+    approximation) and the exact sign test's on the differing pairs."""
     missing = {model_a, model_b} - set(frame.model)
     if missing: raise InputValidationError(f"model(s) {sorted(missing)} not in the frame; it has {sorted(set(frame.model))}.")
     a = frame[frame.model == model_a].set_index("pair")
@@ -93,8 +94,9 @@ def compare_models(frame: pd.DataFrame, model_a: str, model_b: str, scores: Sequ
             x, y = a.loc[keep, score].to_numpy(float), b.loc[keep, score].to_numpy(float)
             differ = int((x != y).sum())
             p = float(stats.wilcoxon(x, y).pvalue) if differ else 1.0
+            sign = float(stats.binomtest(int((x > y).sum()), differ).pvalue) if differ else 1.0
             rows.append({"type": kind, "score": score, "n": len(keep), model_a: 100 * x.mean(), model_b: 100 * y.mean(),
-                         "pairs that differ": differ, "wilcoxon p": p})
+                         "pairs that differ": differ, "wilcoxon p": p, "sign test p (exact)": sign})
     return pd.DataFrame(rows)
 
 # %% ../nbs/42_controlled_imcaps.ipynb #70b54548

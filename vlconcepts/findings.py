@@ -35,11 +35,11 @@ __all__ = ['HOLDS', 'FAILS', 'INCONCLUSIVE', 'NOT_MEASURED', 'MIN_GAP', 'MIN_ITE
            'GENERALISES_LESS', 'SHARED_LEARNING_RATE', 'MAC_FINDINGS', 'STUDY_FINDINGS', 'FINDINGS', 'Measure',
            'parse_measure', 'label_matches', 'read_result_table', 'Cell', 'seed_rows', 'seed_values', 'seed_items',
            'check_seeds_agree', 'measure', 'Diff', 'Mean', 'FirstOf', 'RankCorrelation', 'Trials', 'evaluate_term',
-           'verdict_margin', 'verdict', 'combine_verdicts', 'firm_across_hosts', 'Check', 'Cause', 'Finding',
-           'format_measure', 'assess_finding', 'assess_findings', 'summary_line', 'compmap_cell', 'binding_cell',
-           'purity_cell', 'purity_fig2_cell', 'mean_concept_correlation', 'fig4_checks', 'probe_cell', 'probe_em',
-           'error_share', 'word_check', 'cic_image_score', 'zero_score_share', 'mac_cell', 'mac_branch_change',
-           'mac_drop', 'finding']
+           'seed_series', 'verdict_margin', 'verdict', 'combine_verdicts', 'firm_across_hosts', 'Check', 'Cause',
+           'Finding', 'format_measure', 'assess_finding', 'assess_findings', 'summary_line', 'compmap_cell',
+           'binding_cell', 'purity_cell', 'purity_fig2_cell', 'mean_concept_correlation', 'fig4_checks', 'probe_cell',
+           'probe_em', 'error_share', 'word_check', 'cic_image_score', 'zero_score_share', 'mac_cell',
+           'mac_branch_change', 'mac_drop', 'finding']
 
 # %% ../nbs/60_findings.ipynb #59e26576
 class Measure(NamedTuple):
@@ -181,17 +181,24 @@ def check_seeds_agree(values: pd.Series, printed: str, where: str, table: str = 
                              "there: the seeds file is stale or truncated: rebuild the table.")
 
 
+# %% ../nbs/60_findings.ipynb #86bd3ce6
+def _located(cell: Cell, folder: Path | None = None):
+    "(table, row index, column, row labels) of `cell` in its table, or None when the table or the cell is not there."
+    frame = read_result_table(cell.table, folder)
+    found = cell.locate(frame) if frame is not None else None
+    if found is None: return None
+    i, column = found
+    return frame, i, column, [frame.iat[i, 0]] + [frame.at[i, c] for c, _ in cell.where]
+
 # %% ../nbs/60_findings.ipynb #79435fac
 def measure(cell: Cell, folder: Path | None = None) -> Measure | None:
     """The number `cell` names, with its spread (seeds, `m ± se`, or an interval; a spread of exactly 0, as from a fixed
     model scored once per seed, counts as none); None when the table or the cell is not there, or the cell is blank or a
     dash. A cell that is no number, and a seeds file whose mean is not the table's, are refused."""
-    frame = read_result_table(cell.table, folder)
-    if frame is None: return None
-    found = cell.locate(frame)
-    if found is None: return None
-    i, column = found
-    text, labels = frame.at[i, column], [frame.iat[i, 0]] + [frame.at[i, c] for c, _ in cell.where]
+    located = _located(cell, folder)
+    if located is None: return None
+    frame, i, column, labels = located
+    text = frame.at[i, column]
     value, where = parse_measure(text), " / ".join(map(str, [*labels, column]))
     if math.isnan(value.mean) or value.se < 0:
         if str(text).strip().lower() in _NO_NUMBER: return None
@@ -213,9 +220,10 @@ def measure(cell: Cell, folder: Path | None = None) -> Measure | None:
 # %% ../nbs/60_findings.ipynb #2cacc505
 @dataclass(frozen=True)
 class Diff:
-    "`a − b`."
+    "`a − b`; `paired`: both sides come from the same trained runs, seed by seed, so its spread is that of the per-seed differences."
     a: object
     b: object
+    paired: bool = False
 
 
 @dataclass(frozen=True)
@@ -300,8 +308,10 @@ def evaluate_term(term, folder: Path | None = None) -> Measure | None:
     if isinstance(term, Diff):
         a, b = evaluate_term(term.a, folder), evaluate_term(term.b, folder)
         if a is None or b is None: return None
-        return _combined(a.mean - b.mean, [a, b], lambda ses: math.sqrt(sum(s * s for s in ses)),
-                         min((p.items for p in (a, b) if p.items), default=0))          # a difference is as coarse as its coarser side
+        items = min((p.items for p in (a, b) if p.items), default=0)                     # a difference is as coarse as its coarser side
+        if term.paired and (per_seed := seed_series(term, folder)) is not None:         # one model's two numbers: their per-seed differences
+            return Measure(a.mean - b.mean, *seed_spread(per_seed)[1:], items=items)
+        return _combined(a.mean - b.mean, [a, b], lambda ses: math.sqrt(sum(s * s for s in ses)), items)
     if isinstance(term, FirstOf): return next((m for m in (evaluate_term(t, folder) for t in term.terms) if m is not None), None)
     if isinstance(term, Mean):
         parts = [evaluate_term(t, folder) for t in term.terms]
@@ -312,29 +322,47 @@ def evaluate_term(term, folder: Path | None = None) -> Measure | None:
     if isinstance(term, Trials): return _over_trials(term, folder)
     raise InputValidationError(f"evaluate_term: {term!r} is not a Cell, Diff, Mean, FirstOf, RankCorrelation, Trials or number.")
 
+# %% ../nbs/60_findings.ipynb #9d7b677b
+def seed_series(term, folder: Path | None = None) -> pd.Series | None:
+    """The per-seed values of `term`, indexed by seed: a cell's from its seeds file; a `Diff`'s or `Mean`'s from its parts
+    over the same seeds (at least two). None for anything else, or when a part has none."""
+    if isinstance(term, FirstOf): return next((seed_series(t, folder) for t in term.terms if evaluate_term(t, folder) is not None), None)
+    if isinstance(term, (Diff, Mean)):
+        parts = [seed_series(t, folder) for t in ((term.a, term.b) if isinstance(term, Diff) else term.terms)]
+        if any(p is None for p in parts) or any(set(p.index) != set(parts[0].index) for p in parts): return None
+        return parts[0] - parts[1] if isinstance(term, Diff) else pd.concat(parts, axis=1).mean(axis=1)
+    if not isinstance(term, Cell) or not term.spread or (located := _located(term, folder)) is None: return None
+    frame, i, column, labels = located
+    seeds = read_result_table(f"{term.table}_seeds", folder)
+    values, found = seed_values(seeds, labels, column), seed_rows(seeds, labels, column)
+    if values is None: return None
+    series = pd.Series(values.to_numpy(), index=found[0].loc[values.index, "seed"].astype(str).to_numpy())
+    return None if series.index.duplicated().any() else series
+
 # %% ../nbs/60_findings.ipynb #8034613c
 HOLDS, FAILS, INCONCLUSIVE, NOT_MEASURED = "holds", "does not hold", "inconclusive", "not measured"
 MIN_GAP = 3.0   # percentage points: the gap a comparison without a seed spread must exceed
 MIN_ITEMS = 10  # items (prompts, images) per seed a side must rest on: over fewer, one item moves a percentage by > 10 points
 
 
-def verdict_margin(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP) -> float:
-    """The gap of `a op b` in the stated direction over its threshold (`2·sqrt(se_a² + se_b²)`, at least `min_gap` when
-    a side has no spread): above 1 the comparison holds, below −1 it does not; ±inf for a gap against a threshold of 0,
-    NaN when a side is missing. A side measured on fewer than `MIN_ITEMS` items per seed caps it to [−1, 1]: no verdict."""
+def verdict_margin(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP, se: float | None = None) -> float:
+    """The gap of `a op b` in the stated direction over its threshold (`2·sqrt(se_a² + se_b²)`, or `2·se` when the standard
+    error of `a − b` is given: a paired check's; at least `min_gap` when a side, or that `se`, has no spread): above 1 the
+    comparison holds, below −1 it does not; ±inf for a gap against a threshold of 0, NaN when a side is missing. A side
+    measured on fewer than `MIN_ITEMS` items per seed caps it to [−1, 1]: no verdict."""
     if op not in (">", "<"): raise InputValidationError(f"verdict: op must be '>' or '<', not {op!r}.")
     if a is None or b is None or math.isnan(a.mean) or math.isnan(b.mean): return math.nan
     gap = a.mean - b.mean if op == ">" else b.mean - a.mean
-    threshold = 2 * math.hypot(_se(a), _se(b))
-    if not (a.has_spread and b.has_spread): threshold = max(threshold, min_gap)
+    threshold = 2 * (math.hypot(_se(a), _se(b)) if se is None else (0.0 if math.isnan(se) else se))
+    if not (a.has_spread and b.has_spread) or (se is not None and not se > 0): threshold = max(threshold, min_gap)
     margin = gap / threshold if threshold > 0 else math.copysign(math.inf, gap) if gap else 0.0
     return max(-1.0, min(1.0, margin)) if any(0 < m.items < MIN_ITEMS for m in (a, b)) else margin
 
 
-def verdict(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP) -> str:
+def verdict(a: Measure | None, b: Measure | None, op: str = ">", min_gap: float = MIN_GAP, se: float | None = None) -> str:
     """Whether `a op b` holds beyond the spread: the gap in the stated direction against `2·sqrt(se_a² + se_b²)`,
     and at least `min_gap` when a side has no spread (`verdict_margin` beyond ±1); 'not measured' when a side is missing."""
-    margin = verdict_margin(a, b, op, min_gap)
+    margin = verdict_margin(a, b, op, min_gap, se)
     if math.isnan(margin): return NOT_MEASURED
     return HOLDS if margin > 1 else FAILS if margin < -1 else INCONCLUSIVE
 
@@ -348,7 +376,7 @@ def combine_verdicts(verdicts) -> str:
     return HOLDS if all(v == HOLDS for v in verdicts) else INCONCLUSIVE
 
 # %% ../nbs/60_findings.ipynb #d3fa60d0
-HOST_MARGIN_SHIFT = 1.9  # the largest cross-host move of a margin within 3 of zero, 1.88, rounded up (benchmarks/findings_across_hosts.py)
+HOST_MARGIN_SHIFT = 5.0  # the largest cross-host move of a margin within 3 of zero, 4.93, rounded up (benchmarks/findings_across_hosts.py)
 
 
 def firm_across_hosts(margin: float, shift: float = HOST_MARGIN_SHIFT) -> bool | None:
@@ -360,16 +388,29 @@ def firm_across_hosts(margin: float, shift: float = HOST_MARGIN_SHIFT) -> bool |
 # %% ../nbs/60_findings.ipynb #7305e44a
 @dataclass(frozen=True)
 class Check:
-    "`a op b` beyond the spread (see `verdict`); `label` names the two sides on the page."
+    """`a op b` beyond the spread (see `verdict`); `label` names the two sides on the page; `paired`: both sides come from
+    the same trained runs, so `a − b` is weighed on its per-seed values (`seed_series`) where the seeds files give them."""
     a: object
     op: str
     b: object
     min_gap: float = MIN_GAP
     label: str = ""
+    paired: bool = False
+
+    def _sides(self, folder: Path | None = None):
+        a, b = evaluate_term(self.a, folder), evaluate_term(self.b, folder)
+        if not self.paired or a is None or b is None: return a, b, None
+        difference = evaluate_term(Diff(self.a, self.b, paired=True), folder)
+        return a, b, (difference.se if difference.has_spread and not difference.partial else None)
 
     def judge(self, folder: Path | None = None) -> tuple[str, Measure | None, Measure | None]:
-        a, b = evaluate_term(self.a, folder), evaluate_term(self.b, folder)
-        return verdict(a, b, self.op, self.min_gap), a, b
+        a, b, se = self._sides(folder)
+        return verdict(a, b, self.op, self.min_gap, se), a, b
+
+    def margin(self, folder: Path | None = None) -> float:
+        "This check's `verdict_margin` (a paired one on its per-seed differences)."
+        a, b, se = self._sides(folder)
+        return verdict_margin(a, b, self.op, self.min_gap, se)
 
 
 @dataclass(frozen=True)
@@ -385,7 +426,7 @@ class Cause:
         if any(read_result_table(t, folder) is None for t in self.tables): return None
         judged = [(c, *c.judge(folder)) for c in self.support]
         if judged and combine_verdicts(v for _, v, _, _ in judged) != HOLDS: return None
-        margin = min((verdict_margin(a, b, c.op, c.min_gap) for c, _, a, b in judged), default=math.inf)
+        margin = min((c.margin(folder) for c in self.support), default=math.inf)
         shaky = "" if firm_across_hosts(margin) is not False else (f"; its support is not firm across hosts (margin {margin:.2f}): "
                                                                     "another machine's rebuild may not show it")
         return f"{self.text} (tables: {', '.join(self.tables)}{shaky})"
@@ -442,7 +483,7 @@ def assess_finding(finding: Finding, folder: Path | None = None) -> dict:
     "One row of the findings page for `finding` judged on the tables in `folder`."
     judged = [(c, *c.judge(folder)) for c in finding.checks]
     result = combine_verdicts(v for _, v, _, _ in judged)
-    margins = [verdict_margin(a, b, c.op, c.min_gap) for c, _, a, b in judged]
+    margins = [c.margin(folder) for c in finding.checks]
     margin = math.nan if any(math.isnan(m) for m in margins) else min(margins)       # the weakest comparison decides
     ours = "; ".join((f"{c.label}: " if c.label else "") + f"{format_measure(a)} {c.op} {format_measure(b)}" for c, _, a, b in judged)
     sides = [m for _, _, a, b in judged for m in (a, b) if m is not None]
@@ -522,13 +563,13 @@ _T1, _T2, _YUN = "compmap_table1", "compmap_table2", "Yun et al. 2023"
 COMPMAP_FINDINGS = (
     Finding("compmap.mit_interv_full_above_prim", "CompMap", "MIT-States: with the true primitives as input (Interv(Full)) the composition model beats the model's own activations (Prim)",
             "30.0 vs 6.9", f"{_YUN}, Table 1, CLIP, Test AUC k=1",
-            (Check(compmap_cell(_T1, CLIP_ROW + FULL), ">", compmap_cell(_T1, CLIP_ROW + PRIM)),), paper_ref=('compmap', 'table1', 'CLIP-Interv(Full)', 'Test AUC k=1')),
+            (Check(compmap_cell(_T1, CLIP_ROW + FULL), ">", compmap_cell(_T1, CLIP_ROW + PRIM), paired=True),), paper_ref=('compmap', 'table1', 'CLIP-Interv(Full)', 'Test AUC k=1')),
     Finding("compmap.mit_interv_full_below_oracle", "CompMap", "MIT-States: Interv(Full) stays far below the oracle composition, so the learned compositions are not interpretable",
             "99.9 vs 30.0 (Δ 69.9)", f"{_YUN}, Tables 1 and 3, CLIP, Test AUC k=1",
             (Check(compmap_cell(_T1, "Oracle-Prim"), ">", compmap_cell(_T1, CLIP_ROW + FULL)),), paper_ref=('compmap', 'table1', 'Oracle-Prim', 'Test AUC k=1')),
     Finding("compmap.mit_partial_above_full", "CompMap", "MIT-States: Interv(Partial) above Interv(Full): the models use activations of irrelevant primitives",
             "32.6 vs 30.0", f"{_YUN}, Table 1, CLIP, Test AUC k=1",
-            (Check(compmap_cell(_T1, CLIP_ROW + PARTIAL), ">", compmap_cell(_T1, CLIP_ROW + FULL)),), paper_ref=('compmap', 'table1', 'CLIP-Interv(Partial)', 'Test AUC k=1')),
+            (Check(compmap_cell(_T1, CLIP_ROW + PARTIAL), ">", compmap_cell(_T1, CLIP_ROW + FULL), paired=True),), paper_ref=('compmap', 'table1', 'CLIP-Interv(Partial)', 'Test AUC k=1')),
     Finding("compmap.cub_interv_full_below_prim", "CompMap", "CUB: Interv(Full) below Prim (the reverse of MIT-States)",
             "8.0 vs 52.6", f"{_YUN}, Table 2, CLIP, Full Shot",
             (Check(compmap_cell(_T2, CLIP_ROW + FULL, "Full shot"), "<", compmap_cell(_T2, CLIP_ROW + PRIM, "Full shot")),), paper_ref=('compmap', 'table2', 'CLIP-Interv(Full)', 'Full shot')),
@@ -546,7 +587,7 @@ COMPMAP_FINDINGS = (
             (Check(compmap_cell("compmap_tableA7", "7 prompts: " + CLIP_ROW + FULL), ">", compmap_cell("compmap_tableA7", "1 prompt: " + CLIP_ROW + FULL)),), paper_ref=('compmap', 'tableA7', ('CLIP w/ 7 prompts', 'CLIP-Interv(Full)'), 'Test AUC k=1')),
     Finding("compmap.object_weights_align_better", "CompMap", "CLIP-Prim's composition weights pick the true object more often than the true attribute",
             "68.5 vs 34.3", f"{_YUN}, Table 4, MIT-States Acc-Object vs Acc-Attribute",
-            (Check(compmap_cell("compmap_table4", CLIP_ROW + PRIM, "MIT Acc-Object"), ">", compmap_cell("compmap_table4", CLIP_ROW + PRIM, "MIT Acc-Attribute")),), paper_ref=('compmap', 'table4', 'CLIP-Prim', 'MIT Acc-Object')),
+            (Check(compmap_cell("compmap_table4", CLIP_ROW + PRIM, "MIT Acc-Object"), ">", compmap_cell("compmap_table4", CLIP_ROW + PRIM, "MIT Acc-Attribute"), paired=True),), paper_ref=('compmap', 'table4', 'CLIP-Prim', 'MIT Acc-Object')),
     Finding("compmap.prim_weights_far_from_oracle", "CompMap", "CLIP-Prim's composition weights are far from the true composition (class-level accuracy)",
             "22.5 vs 99.3", f"{_YUN}, Table 4, MIT-States Acc-Class",
             (Check(compmap_cell("compmap_table4", CLIP_ROW + PRIM, "MIT Acc-Class"), "<", compmap_cell("compmap_table4", "Oracle-Prim", "MIT Acc-Class")),), paper_ref=('compmap', 'table4', 'CLIP-Prim', 'MIT Acc-Class')),
@@ -573,7 +614,7 @@ CLIP_FT_UNDERFITS_RELATIONS = Cause(
     "CLIP-FT does not fit the relational training set, so it has nothing to fail to generalise from: its train accuracy stays within "
     "5 points of frozen CLIP's (the paper's CLIP-FT reaches 49.59). CSP and TL do generalise far worse than they fit it, as in the paper",
     ("binding_table6",), support=(Check(Diff(binding_cell(6, "CLIP-FT", "train"), binding_cell(6, "CLIP", "train")), "<", 5.0, min_gap=0),
-                                  *(Check(binding_cell(6, m), "<", binding_cell(6, m, "train"), label=m) for m in ("CSP", "TL"))))
+                                  *(Check(binding_cell(6, m), "<", binding_cell(6, m, "train"), label=m, paired=True) for m in ("CSP", "TL"))))
 
 # %% ../nbs/60_findings.ipynb #b1b4e2f5
 _CALIBRATED, _CSP90 = r"CSP \+ calib\.", r"CSP \(90% of train\)"
@@ -619,7 +660,7 @@ BINDING_FINDINGS = (
             paper_ref=("binding", "table4", "CSP", "gen")),
     Finding("binding.clip_ft_overfits", "binding", "CLIP-FT overfits on two objects: high training accuracy, generalisation collapses below frozen CLIP",
             "86.91 (train) vs 0.25 (gen); frozen CLIP 31.40", f"{_LEWIS}, Table 4, CLIP-FT",
-            (Check(binding_cell(4, "CLIP-FT", "train"), ">", binding_cell(4, "CLIP-FT"), label="CLIP-FT train vs gen"),
+            (Check(binding_cell(4, "CLIP-FT", "train"), ">", binding_cell(4, "CLIP-FT"), label="CLIP-FT train vs gen", paired=True),
              Check(binding_cell(4, "CLIP-FT"), "<", binding_cell(4, "CLIP"), label="CLIP-FT vs CLIP gen")),
             cause=CLIP_FT_UNDERFITS, paper_ref=("binding", "table4", "CLIP-FT", "train")),
     Finding("binding.relations_clip_below_chance", "binding", "Frozen CLIP is below chance (20%: one true caption among five candidates, Figure 1c) on unseen relational captions",
@@ -627,14 +668,14 @@ BINDING_FINDINGS = (
             paper_ref=("binding", "table6", "CLIP", "gen")),
     Finding("binding.relations_trained_do_not_generalise", "binding", "Fine-tuned models that fit the relational training set do not generalise (CLIP-FT, CSP and TL: gen far below train)",
             "CLIP-FT 49.59 vs 0.00; CSP 30.40 vs 0.03; TL 67.19 vs 0.00", f"{_LEWIS}, Table 6 and its text",
-            tuple(Check(binding_cell(6, m), "<", binding_cell(6, m, "train"), label=f"{m} gen vs train") for m in ("CLIP-FT", "CSP", "TL")),
+            tuple(Check(binding_cell(6, m), "<", binding_cell(6, m, "train"), label=f"{m} gen vs train", paired=True) for m in ("CLIP-FT", "CSP", "TL")),
             cause=CLIP_FT_UNDERFITS_RELATIONS),
     Finding("binding.relation_errors_on_order", "binding", "Frozen CLIP's relational errors are on word order and relation (bRa, aSb), not on the objects (aRc, cRb)",
             "50.00 + 50.00 vs 0.00 + 0.00", f"{_LEWIS}, Table 7, CLIP",
             (Check(Mean((binding_cell(7, "CLIP", "bRa"), binding_cell(7, "CLIP", "aSb"))), ">", Mean((binding_cell(7, "CLIP", "aRc"), binding_cell(7, "CLIP", "cRb")))),)),
     Finding("binding.errors_mostly_adjectives", "binding", "On single objects CSP, Add and RF err mostly on the adjective (colour), not the noun",
             "\"these models often predict the incorrect adjective but predict the correct noun\"", f"{_LEWIS}, section 4.1 on Table 3 (Table 3's numbers are not in the paper text)",
-            tuple(Check(binding_cell(3, m, "adj"), ">", binding_cell(3, m, "noun"), label=m) for m in ("CSP", "Add", "RF")),
+            tuple(Check(binding_cell(3, m, "adj"), ">", binding_cell(3, m, "noun"), label=m, paired=True) for m in ("CSP", "Add", "RF")),
             cause=Cause("ToyCLIP's image features separate colours better than shapes (zero-shot colour above shape accuracy), so models built on them err on the noun",
                         ("toyclip_zero_shot",), support=(Check(Cell("toyclip_zero_shot", "toyclip:default", r"colour \(marginal.*"), ">",
                                                               Cell("toyclip_zero_shot", "toyclip:default", r"shape \(marginal.*"), min_gap=0.03),))),
@@ -740,12 +781,12 @@ PURITY_FIGURE_FINDINGS = (
             cause=SHORT_TRAINING_TASK),
     Finding("purity.interventions_help_cbm_hurt_logits", "purity", "Random concept interventions raise a CBM's task accuracy and lower CBM-Logits' (5 concepts intervened)",
             "\"random interventions cause a significant drop in task accuracy of CBM-Logits while leading to an increase in accuracy in CBM\"", f"{_ZARLENGA}, Figure 5",
-            (Check(_P("fig5_interventions", "cbm", "task acc, 5 intervened"), ">", _P("fig5_interventions", "cbm", "task accuracy"), min_gap=0.03, label="CBM"),
-             Check(_P("fig5_interventions", "cbm_logits", "task acc, 5 intervened"), "<", _P("fig5_interventions", "cbm_logits", "task accuracy"), min_gap=0.03, label="CBM-Logits"))),
+            (Check(_P("fig5_interventions", "cbm", "task acc, 5 intervened"), ">", _P("fig5_interventions", "cbm", "task accuracy"), min_gap=0.03, label="CBM", paired=True),
+             Check(_P("fig5_interventions", "cbm_logits", "task acc, 5 intervened"), "<", _P("fig5_interventions", "cbm_logits", "task accuracy"), min_gap=0.03, label="CBM-Logits", paired=True))),
     Finding("purity.low_capacity_predictor_degrades", "purity", "Under interventions a CBM-Logits with a low-capacity label predictor loses more task accuracy than one with a high-capacity predictor",
             "\"performance degradation upon intervention, which occurs in the case of the lower capacity model\"", f"{_ZARLENGA}, section 'Our metrics can indicate when it is safe to perform interventions' and appendix A.10",
-            (Check(Diff(_P("fig5_interventions", "cbm_logits_predictor_8_4", "task accuracy"), _P("fig5_interventions", "cbm_logits_predictor_8_4", "task acc, 5 intervened")), ">",
-                   Diff(_P("fig5_interventions", "cbm_logits_predictor_32_16", "task accuracy"), _P("fig5_interventions", "cbm_logits_predictor_32_16", "task acc, 5 intervened")), min_gap=0.03),)),
+            (Check(Diff(_P("fig5_interventions", "cbm_logits_predictor_8_4", "task accuracy"), _P("fig5_interventions", "cbm_logits_predictor_8_4", "task acc, 5 intervened"), paired=True), ">",
+                   Diff(_P("fig5_interventions", "cbm_logits_predictor_32_16", "task accuracy"), _P("fig5_interventions", "cbm_logits_predictor_32_16", "task acc, 5 intervened"), paired=True), min_gap=0.03),)),
 )
 
 # %% ../nbs/60_findings.ipynb #8f33d474
@@ -848,26 +889,26 @@ PROBE_FINDINGS = (
             paper_ref=("probes", "table1", "Proof-of-concept T5", "avg EM (%)")),
     Finding("probes.negation_hard", "probes", "Negated one-object prompts are recovered less often than the same prompts without negation (CLIP and SBERT)",
             "CLIP 18.0, 7.4, 6.8 vs 38.2, 34.6, 15.4; SBERT 32.8, 4.6, 19.4 vs 91.8, 91.8, 78.4", f"{_KAMATH}, Tables 3 and 2 (1 adj., 1 spatial, 1 1-obj verb)",
-            tuple(Check(probe_em(e, "1 unique object + negation", table="probes_table3"), "<", probe_em(e, "1 unique object"), label=name)
+            tuple(Check(probe_em(e, "1 unique object + negation", table="probes_table3"), "<", probe_em(e, "1 unique object"), label=name, paired=True)
                   for name, e in (("CLIP", CLIP_ENCODER), ("SBERT", SBERT_ENCODER))),
             cause=(PROBE_FLOOR, UNTRAINED_NEGATION, CONTENT_WORDS_ONLY), paper_ref=("probes", "table3", ("CLIP ViT-B/32", "1 unique object + negation", "1 adj."), "EM")),
     Finding("probes.multiples_hard", "probes", "Prompts with multiples (counts) are recovered less often than the same prompts with one object (CLIP and SBERT)",
             "CLIP 15.0, 9.6, 9.4 vs 38.2, 34.6, 15.4; SBERT 56.6, 48.4, 33.2 vs 91.8, 91.8, 78.4", f"{_KAMATH}, Tables 3 and 2 (1 adj., 1 spatial, 1 1-obj verb)",
-            tuple(Check(probe_em(e, "1 unique object + multiples", table="probes_table3"), "<", probe_em(e, "1 unique object"), label=name)
+            tuple(Check(probe_em(e, "1 unique object + multiples", table="probes_table3"), "<", probe_em(e, "1 unique object"), label=name, paired=True)
                   for name, e in (("CLIP", CLIP_ENCODER), ("SBERT", SBERT_ENCODER))),
             cause=(PROBE_FLOOR, UNTRAINED_COUNTS), paper_ref=("probes", "table3", ("CLIP ViT-B/32", "1 unique object + multiples", "1 adj."), "EM")),
     Finding("probes.two_object_spatial_hard", "probes", "Spatial relations between two objects are recovered less often than one object's position (CLIP)",
             "6.2 vs 34.6", f"{_KAMATH}, Table 2, CLIP ViT-B/32, 1 spatial",
-            (Check(probe_em(CLIP_ENCODER, "2 unique objects", ("1 spatial",)), "<", probe_em(CLIP_ENCODER, "1 unique object", ("1 spatial",))),),
+            (Check(probe_em(CLIP_ENCODER, "2 unique objects", ("1 spatial",)), "<", probe_em(CLIP_ENCODER, "1 unique object", ("1 spatial",)), paired=True),),
             cause=(PROBE_FLOOR, SPATIAL_WORDS_ADDED), paper_ref=("probes", "table2", ("CLIP ViT-B/32", "2 unique objects", "1 spatial"), "EM")),
     Finding("probes.word_order_hard", "probes", "Two-object prompts where word order matters are recovered less often than order-free ones ('a cat and a dog') (CLIP)",
             "15.8 vs 34", f"{_KAMATH}, section 3.2 'Prompts where word order matters' (average over the VL text encoders)",
-            (Check(Cell("probes_pattern", "2 objects, word order matters", CLIP_ENCODER), "<", Cell("probes_pattern", r"2 objects, order-free.*", CLIP_ENCODER)),),
+            (Check(Cell("probes_pattern", "2 objects, word order matters", CLIP_ENCODER), "<", Cell("probes_pattern", r"2 objects, order-free.*", CLIP_ENCODER), paired=True),),
             cause=PROBE_FLOOR),
     Finding("probes.two_objects_harder", "probes", "Prompts with two unique objects are recovered less often than prompts with one (CLIP)",
             "\"performance on two unique objects drops by 49% from their performance on one unique object (for CLIP ViT-B/32, it drops 71%)\"",
             f"{_KAMATH}, section 3.2 'Compositionality'",
-            (Check(Cell("probes_pattern", "2 unique objects", CLIP_ENCODER), "<", Cell("probes_pattern", "1 unique object", CLIP_ENCODER)),)),
+            (Check(Cell("probes_pattern", "2 unique objects", CLIP_ENCODER), "<", Cell("probes_pattern", "1 unique object", CLIP_ENCODER), paired=True),)),
 )
 
 # %% ../nbs/60_findings.ipynb #6c034ef1
@@ -906,7 +947,7 @@ CONTROLLED_IMCAPS_FINDINGS = (
             paper_ref=("probes", "table4_7_9", ("Table 4", "CLIP ViT-L/14", "spatial-1", "Spatial 1-obj L/R"), "EM on CompPrompts")),
     Finding("probes.recovery_necessary", "probes", "Pairs whose captions the probe cannot rebuild score zero more often than pairs it rebuilds (the paper's level, zero 96% of the time, is not tested)",
             "96% vs 59% (image score zero)", f"{_KAMATH}, sections 4.4 and 4.5, CLIP ViT-L/14",
-            (Check(zero_score_share(r"not recovered.*"), ">", zero_score_share(r"recovered \(both.*")),),
+            (Check(zero_score_share(r"not recovered.*"), ">", zero_score_share(r"recovered \(both.*"), paired=True),),
             paper_ref=("probes", "section4_4", "not recovered (either caption)", "image score zero %")),
     Finding("probes.recovery_not_sufficient", "probes", "Recovery is not sufficient: many pairs whose captions are rebuilt still score zero (more than a quarter)",
             "59% (image score zero)", f"{_KAMATH}, section 4.5, CLIP ViT-L/14",
@@ -986,7 +1027,8 @@ MAC_FINDINGS = (
     Finding("mac.drop_in_attributes_not_objects", "MAC", "The closed → open drop is in attributes, not objects (Top1-P-attr drops more than Top1-P-obj)",
             "\"Top1-P-attr drops by at least 11.01%, while the drop in terms of the Top1-P-obj is just 0.21%\"", f"{_XU}, Tables 2 and 3 and their text",
             tuple(Check(Diff(mac_cell("closed", m, "top1_precision_attr"), mac_cell("open", m, "top1_precision_attr")), ">",
-                        Diff(mac_cell("closed", m, "top1_precision_obj"), mac_cell("open", m, "top1_precision_obj")), label=m) for m in MAC_METHODS[:4])),
+                        Diff(mac_cell("closed", m, "top1_precision_obj"), mac_cell("open", m, "top1_precision_obj")), label=m, paired=True)
+                  for m in MAC_METHODS[:4])),
     Finding("mac.ao_branches_hurt_clip_closed", "MAC", "Closed world: replacing CLIP's composition branch by attribute and object branches (a;o) lowers its Top-1 precision",
             "-2.02", f"{_XU}, Table 4", (Check(mac_branch_change("closed", "CLIP a;o"), "<", 0.0),), paper_ref=('mac', 'table4', ('closed', 'CLIP a;o'), 'top1_precision')),
     Finding("mac.aoc_branches_help", "MAC", "Adding attribute and object branches to the composition branch (a;o;c) raises Top-1 precision of CLIP and CoOp in both worlds",
