@@ -67,6 +67,7 @@ NOT_ON_ONE_LINE = {
     "0.739 ± 0.020": "the same records, both towers wider",
     "2.6 ± 2.5": "history: the gap in the AVX2 host's tables/mac_patch_ablation.md of 92e8542 (77.56 ± 1.95 against 80.11 ± 1.64)",
     "11.15 ± 2.03": "the README quotes the invented value that binding Table 4 once printed (issue 18, item 8)",
+    "8.6 ± 2.4": "history: ToyCLIP's '2 unique objects' EM in the AVX2 host's tables/probes_pattern.md of d231824",
 }
 
 

@@ -790,7 +790,7 @@ def plot_accuracy(long: pd.DataFrame, ax=None, title: str = "", paper: Optional[
     if len(runs):                                                   # what the error bars are, and over how many runs
         once = [m for m, n in runs.items() if n == 1]
         title += (("\n" if title else "") + f"mean ± standard error over {runs.max()} seeds per trained model"
-                  + (f"; one run for {', '.join(once)} (no bar)" if once else ""))
+                  + (f"; one run for {', '.join(once)} (no error bar)" if once else ""))
     ax.set(xlabel="model", ylabel="accuracy (%)", ylim=(0, 105))
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, ncols=5, loc="lower left", bbox_to_anchor=(0, 1.15 if title else 1.0), frameon=False)
