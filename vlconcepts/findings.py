@@ -398,10 +398,10 @@ class Check:
     paired: bool = False
 
     def _sides(self, folder: Path | None = None):
+        "The two sides' measures and, for a paired check whose sides have per-seed values, the standard error of `a − b`."
         a, b = evaluate_term(self.a, folder), evaluate_term(self.b, folder)
-        if not self.paired or a is None or b is None: return a, b, None
-        difference = evaluate_term(Diff(self.a, self.b, paired=True), folder)
-        return a, b, (difference.se if difference.has_spread and not difference.partial else None)
+        per_seed = seed_series(Diff(self.a, self.b), folder) if self.paired and a is not None and b is not None else None
+        return a, b, (None if per_seed is None else seed_spread(per_seed)[1])
 
     def judge(self, folder: Path | None = None) -> tuple[str, Measure | None, Measure | None]:
         a, b, se = self._sides(folder)

@@ -490,7 +490,7 @@ def _weight_samples(tensors, k: int = 16) -> bytes:
     samples = []
     for t in tensors:
         flat = t.detach().reshape(-1)
-        if flat.numel() == 0: continue
+        if flat.numel() == 0 or flat.is_meta: continue             # a meta tensor holds no values to sample
         if flat.is_complex(): flat = torch.view_as_real(flat).reshape(-1)
         m = min(k, flat.numel())                                    # whole numbers: a float linspace overshoots past 2^24
         index = torch.arange(m, device=flat.device) * (flat.numel() - 1) // max(m - 1, 1)
